@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// list-server: shared list models rendered to HTML tables, served page by page,
+/// and kept live in every browser through JSON Patch over Server-Sent Events.
+///
+/// Dependencies point one way:
+/// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
+/// `list-server → CSQLite`.
+let package = Package(
+    name: "list-server",
+    products: [
+        .library(name: "ListModel", targets: ["ListModel"]),
+        .library(name: "HTMLRenderer", targets: ["HTMLRenderer"]),
+        .executable(name: "list-server", targets: ["list-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C binding to GNU libmicrohttpd: only what Swift cannot do itself.
+        .target(
+            name: "CMicroHTTPD",
+            linkerSettings: [.linkedLibrary("microhttpd")]
+        ),
+        // The system SQLite (Debian libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Pure values: JSON, the list document, JSON Pointer/Patch, keyed diff, order keys, cursors.
+        .target(name: "ListModel"),
+        // Documents, pages and rows to escaped HTML bytes.
+        .target(name: "HTMLRenderer", dependencies: ["ListModel"]),
+        // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // The server: CLI, routes, store, subscription hub.
+        .executableTarget(
+            name: "list-server",
+            dependencies: [
+                "ListModel", "HTMLRenderer", "HTTPServer", "CSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Release-mode benchmark harness: `swift run -c release list-bench`.
+        .executableTarget(
+            name: "list-bench",
+            dependencies: ["ListModel", "HTMLRenderer"],
+            path: "Benchmarks/list-bench"
+        ),
+        .testTarget(name: "ListModelTests", dependencies: ["ListModel"]),
+        .testTarget(
+            name: "HTMLRendererTests",
+            dependencies: ["HTMLRenderer", "ListModel"],
+            exclude: ["Snapshots"]
+        ),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "HTMLRenderer", "HTTPServer"]),
+    ]
+)

@@ -1,0 +1,1 @@
+print("list-server: not yet")
