@@ -1,1 +1,15 @@
-print("list-bench: not yet")
+// Release-mode benchmark harness: `swift run -c release list-bench [group…]`.
+// Each group prints medians over repeated runs; pass group names to run only those.
+
+let groups: [(name: String, run: () -> Void)] = [
+    ("json", runJSONBenchmarks),
+    ("diff", runDiffBenchmarks),
+    ("render", runRenderBenchmarks),
+    ("paging", runPagingBenchmarks),
+]
+
+let selected = Set(CommandLine.arguments.dropFirst())
+for group in groups where selected.isEmpty || selected.contains(group.name) {
+    print("== \(group.name)")
+    group.run()
+}

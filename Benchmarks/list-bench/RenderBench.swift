@@ -1,0 +1,3 @@
+func runRenderBenchmarks() {
+    print("  (not written yet)")
+}
