@@ -45,6 +45,12 @@ let package = Package(
             dependencies: ["ListModel", "HTMLRenderer"],
             path: "Benchmarks/list-bench"
         ),
+        // Emits random (old, new, patch) triples for the differential test against Python's jsonpatch.
+        .executableTarget(
+            name: "diff-corpus",
+            dependencies: ["ListModel"],
+            path: "Tests/Tools/diff-corpus"
+        ),
         .testTarget(name: "ListModelTests", dependencies: ["ListModel"]),
         .testTarget(
             name: "HTMLRendererTests",

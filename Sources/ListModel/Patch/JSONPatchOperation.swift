@@ -7,3 +7,11 @@ public enum JSONPatchOperation: Sendable, Equatable {
     case copy(from: JSONPointer, path: JSONPointer)
     case test(path: JSONPointer, value: JSONValue)
 }
+
+/// An RFC 6902 JSON Patch: operations applied in order, all or nothing.
+public struct JSONPatch: Sendable, Equatable {
+    /// The operations in the order they apply.
+    public var operations: [JSONPatchOperation]
+
+    public init(operations: [JSONPatchOperation]) { self.operations = operations }
+}

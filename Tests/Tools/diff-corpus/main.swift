@@ -1,0 +1,1 @@
+print("diff-corpus: not yet")
