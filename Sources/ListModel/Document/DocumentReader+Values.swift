@@ -9,7 +9,7 @@ extension DocumentReader {
         cells.reserveCapacity(object.count)
         for (name, member) in object {
             guard let index = columnIndex[name] else {
-                throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quoted(name))")
+                throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
             }
             if member.isNull { continue }
             cells[name] = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
@@ -18,7 +18,7 @@ extension DocumentReader {
     }
 
     func cell(_ value: JSONValue, column: Column) throws(Failure) -> CellValue {
-        let forColumn = "for column \(quoted(column.key)) (kind \(column.kind.rawValue))"
+        let forColumn = "for column \(quotedKey(column.key)) (kind \(column.kind.rawValue))"
         switch (column.kind, value) {
         case (.text, .string(let string)):
             return .text(try text(value, string))
@@ -118,8 +118,8 @@ extension DocumentReader {
     func choice<T: RawRepresentable & CaseIterable>(_ value: JSONValue, _: T.Type) throws(Failure) -> T
     where T.RawValue == String {
         if case .string(let string) = value, let result = T(rawValue: string) { return result }
-        let names = T.allCases.map { quoted($0.rawValue) }.joined(separator: ", ")
-        let got = value.stringValue.map(quoted) ?? value.typeName
+        let names = T.allCases.map { quotedKey($0.rawValue) }.joined(separator: ", ")
+        let got = value.stringValue.map(quotedKey) ?? value.typeName
         throw Failure(pointer: .root, message: "must be one of \(names), got \(got)")
     }
 
@@ -137,7 +137,7 @@ extension DocumentReader {
         }
         if let scheme = urlScheme(bytes), !["http", "https", "mailto"].contains(scheme.lowercased()) {
             throw Failure(pointer: .root, message:
-                "the URL scheme \(quoted(scheme)) is not allowed; use http, https, mailto or a relative URL")
+                "the URL scheme \(quotedKey(scheme)) is not allowed; use http, https, mailto or a relative URL")
         }
         return url
     }
@@ -180,7 +180,7 @@ extension DocumentReader {
     }
 
     func missing(_ name: String, of what: String) -> Failure {
-        Failure(pointer: .root, message: "\(what) must have the member \(quoted(name))")
+        Failure(pointer: .root, message: "\(what) must have the member \(quotedKey(name))")
     }
 
     func unknownMember(_ name: String, of what: String, allowed: String) -> Failure {

@@ -106,7 +106,7 @@ struct DocumentReader {
             let column = try within(index) { () throws(Failure) in try readColumn(element) }
             if let first = seen[column.key] {
                 throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
-                              message: "duplicate column key \(quoted(column.key)), also at /columns/\(first)/key")
+                              message: "duplicate column key \(quotedKey(column.key)), also at /columns/\(first)/key")
             }
             seen[column.key] = index
             result.append(column)
@@ -146,7 +146,7 @@ struct DocumentReader {
             let section = try within(index) { () throws(Failure) in try readSection(element, index: index) }
             if let first = seen[section.key] {
                 throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
-                              message: "duplicate section key \(quoted(section.key)), also at /sections/\(first)/key")
+                              message: "duplicate section key \(quotedKey(section.key)), also at /sections/\(first)/key")
             }
             seen[section.key] = index
             result.append(section)
@@ -208,7 +208,7 @@ struct DocumentReader {
         guard let key else { throw missing("key", of: "a row") }
         if let first = rowPlaces.updateValue((section, index), forKey: key) {
             throw Failure(pointer: JSONPointer(tokens: ["key"]),
-                          message: "duplicate row key \(quoted(key)), also at /sections/\(first.section)/rows/\(first.row)/key")
+                          message: "duplicate row key \(quotedKey(key)), also at /sections/\(first.section)/rows/\(first.row)/key")
         }
         row.key = key
         return row
@@ -232,7 +232,7 @@ struct DocumentReader {
             guard let message = object["message"] else { throw missing("message", of: "an error state") }
             return .error(message: try within("message") { () throws(Failure) in try text(message) })
         default:
-            let got = kind.stringValue.map(quoted) ?? kind.typeName
+            let got = kind.stringValue.map(quotedKey) ?? kind.typeName
             throw Failure(pointer: JSONPointer(tokens: ["kind"]), message: "must be \"loading\" or \"error\", got \(got)")
         }
     }

@@ -14,29 +14,15 @@ public struct ListDocumentError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// The pointer in its RFC 6901 escaped form (`~0`, `~1`), e.g. `/sections/0/key`.
-    public var pointerText: String { escapedPointer(pointer.tokens) }
+    public var pointerText: String { pointer.description }
 
     public var description: String {
         pointer.tokens.isEmpty ? message : "\(pointerText): \(message)"
     }
 }
 
-/// RFC 6901 text of these tokens: `/` before each, `~` as `~0`, `/` as `~1`.
-func escapedPointer(_ tokens: [String]) -> String {
-    var text = ""
-    for token in tokens {
-        text += "/"
-        if token.contains(where: { $0 == "~" || $0 == "/" }) {
-            text += token.replacingAll("~", with: "~0").replacingAll("/", with: "~1")
-        } else {
-            text += token
-        }
-    }
-    return text
-}
-
 /// A key or value quoted for an error message: JSON string syntax, cut after 64 characters.
-func quoted(_ text: String) -> String {
+func quotedKey(_ text: String) -> String {
     var out = "\""
     for (index, scalar) in text.unicodeScalars.enumerated() {
         if index == 64 { out += "…"; break }
@@ -61,15 +47,4 @@ func quoted(_ text: String) -> String {
 func hex4(_ value: UInt32) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([12, 8, 4, 0].map { digits[Int((value >> UInt32($0)) & 0xF)] })
-}
-
-extension String {
-    /// This string with every occurrence of `target` replaced (no Foundation in ListModel).
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for character in self {
-            if character == target { out += replacement } else { out.append(character) }
-        }
-        return out
-    }
 }
