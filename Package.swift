@@ -29,13 +29,15 @@ let package = Package(
         .target(name: "ListModel"),
         // Documents, pages and rows to escaped HTML bytes.
         .target(name: "HTMLRenderer", dependencies: ["ListModel"]),
+        // The durable store: SQLite in WAL mode, rows stored one by one, a bounded change log.
+        .target(name: "ListStore", dependencies: ["CSQLite"]),
         // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // The server: CLI, routes, store, subscription hub.
         .executableTarget(
             name: "list-server",
             dependencies: [
-                "ListModel", "HTMLRenderer", "HTTPServer", "CSQLite",
+                "ListModel", "HTMLRenderer", "HTTPServer", "ListStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +60,7 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "ListStoreTests", dependencies: ["ListStore"]),
         .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "HTMLRenderer", "HTTPServer"]),
     ]
 )

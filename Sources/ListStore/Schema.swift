@@ -1,0 +1,28 @@
+/// The store's tables. Rows are stored one by one so a write touches only what it changed;
+/// `order_key` sorts rows in document order within a list (BINARY collation: byte order).
+enum Schema {
+    static let version1 = """
+        CREATE TABLE IF NOT EXISTS lists (
+          id      TEXT PRIMARY KEY,
+          version INTEGER NOT NULL,
+          meta    BLOB NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rows (
+          list_id     TEXT NOT NULL,
+          row_key     TEXT NOT NULL,
+          section_key TEXT NOT NULL,
+          order_key   TEXT NOT NULL,
+          body        BLOB NOT NULL,
+          PRIMARY KEY (list_id, row_key)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS rows_by_order ON rows (list_id, order_key);
+        CREATE TABLE IF NOT EXISTS changes (
+          list_id TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          patch   BLOB NOT NULL,
+          PRIMARY KEY (list_id, version)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY, checked INTEGER NOT NULL);
+        PRAGMA user_version = 1;
+        """
+}

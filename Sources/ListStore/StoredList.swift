@@ -1,0 +1,58 @@
+/// A list as the store keeps it: the document's metadata and its rows, each row on its own
+/// so that a write touches only the rows it changed.
+public struct StoredList: Sendable, Equatable {
+    public var id: String
+    public var version: Int
+    /// The canonical document JSON with every section's `rows` empty.
+    public var meta: [UInt8]
+    /// The rows in document order (ascending order key).
+    public var rows: [StoredRow]
+
+    public init(id: String, version: Int, meta: [UInt8], rows: [StoredRow]) {
+        self.id = id
+        self.version = version
+        self.meta = meta
+        self.rows = rows
+    }
+}
+
+/// One row as stored: which section holds it, where it sorts, and its canonical JSON.
+public struct StoredRow: Sendable, Equatable {
+    public var key: String
+    public var section: String
+    public var orderKey: String
+    public var body: [UInt8]
+
+    public init(key: String, section: String, orderKey: String, body: [UInt8]) {
+        self.key = key
+        self.section = section
+        self.orderKey = orderKey
+        self.body = body
+    }
+}
+
+/// One accepted write: the list's new version and metadata, the rows it added or changed,
+/// the rows it removed, and the change-log entry (the patch from the previous version).
+public struct StoreWrite: Sendable {
+    public var id: String
+    public var version: Int
+    public var meta: [UInt8]
+    public var upsertedRows: [StoredRow]
+    public var deletedRowKeys: [String]
+    public var patch: [UInt8]
+
+    public init(id: String, version: Int, meta: [UInt8], upsertedRows: [StoredRow], deletedRowKeys: [String], patch: [UInt8]) {
+        self.id = id
+        self.version = version
+        self.meta = meta
+        self.upsertedRows = upsertedRows
+        self.deletedRowKeys = deletedRowKeys
+        self.patch = patch
+    }
+}
+
+/// A change-log entry: the patch that took the list to `version`.
+public struct StoredChange: Sendable, Equatable {
+    public var version: Int
+    public var patch: [UInt8]
+}
