@@ -41,11 +41,12 @@ struct PatchWriter {
         append(.move(from: from, path: path), size: Self.moveSize(from: from, path: path))
     }
 
-    /// Appends operations whose total size (without separating commas) is already known.
+    /// Appends operations whose size (with the commas between them) is already known.
     mutating func append(contentsOf operations: [JSONPatchOperation], size: Int) {
         guard !operations.isEmpty else { return }
+        if !self.operations.isEmpty { self.size += 1 }
         self.operations.append(contentsOf: operations)
-        self.size += size + operations.count - (self.operations.count == operations.count ? 1 : 0)
+        self.size += size
     }
 
     private mutating func append(_ operation: JSONPatchOperation, size: Int) {
