@@ -9,17 +9,18 @@ import Testing
                                         UInt8(sum & 0xFF)])
     }
 
-    func body(version: UInt8 = 1, order: String = "a0V", row: String = "it") -> [UInt8] {
-        let o = Array(order.utf8), r = Array(row.utf8)
+    func body(version: UInt8 = 1, order: String = "a0V", row: String = "it", section: String = "eu") -> [UInt8] {
+        let o = Array(order.utf8), r = Array(row.utf8), s = Array(section.utf8)
         return [version, UInt8(o.count >> 8), UInt8(o.count & 0xFF)] + o + [UInt8(r.count - 1)] + r
+            + [UInt8(s.count >> 8), UInt8(s.count & 0xFF)] + s
     }
 
     @Test func roundTrips() throws {
         let rowKeys = ["it", "a/b?c=d&e#f", "é ünïcödé 🇮🇹", String(repeating: "x", count: 256), "k"]
         let orderKeys = ["a0", "a0V", "c000", "A00000000000000000000000001", "b0" + String(repeating: "V", count: 1_000)]
-        for rowKey in rowKeys {
+        for (rowKey, sectionKey) in zip(rowKeys, [nil, "eu", "ünï/🇮🇹", String(repeating: "s", count: 256), "s"]) {
             for orderKey in orderKeys {
-                let cursor = Cursor(orderKey: OrderKey(rawValue: orderKey), rowKey: rowKey)
+                let cursor = Cursor(orderKey: OrderKey(rawValue: orderKey), rowKey: rowKey, sectionKey: sectionKey)
                 let text = cursor.encoded
                 #expect(text.utf8.allSatisfy { $0.isBase64URL })
                 #expect(text.utf8.count <= Cursor.maxEncodedLength)
@@ -30,7 +31,7 @@ import Testing
 
     @Test func emptyTooLongAndForeignCharacters() {
         #expect(throws: CursorError.empty) { try Cursor(decoding: "") }
-        #expect(throws: CursorError.tooLong) { try Cursor(decoding: String(repeating: "A", count: 1_724)) }
+        #expect(throws: CursorError.tooLong) { try Cursor(decoding: String(repeating: "A", count: 2_068)) }
         let good = Cursor(orderKey: OrderKey(rawValue: "a0"), rowKey: "it").encoded
         for bad in ["+", "/", "=", " ", "%", "é", "\n"] {
             #expect(throws: CursorError.invalidCharacter(at: 0)) { try Cursor(decoding: good + bad) }
@@ -61,7 +62,7 @@ import Testing
         #expect(try Cursor(decoding: String(characters)).rowKey == "italy")
     }
 
-    @Test func checksumVersionAndContent() {
+    @Test func checksumVersionAndContent() throws {
         var bytes = body() + [0, 0, 0, 0]
         #expect(throws: CursorError.checksumMismatch) { try Cursor(decoding: base64URLEncoded(bytes)) }
         bytes = body()
@@ -71,13 +72,20 @@ import Testing
         // Lengths that do not add up.
         #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(bytes + [0x41])) }
         #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(Array(bytes.dropLast()))) }
-        #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed([1, 0xFF, 0xFF, 0x61, 0x30, 0, 0x41])) }
+        #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed([1, 0xFF, 0xFF, 0x61, 0x30, 0, 0x41, 0, 0])) }
+        #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(body(section: "") + [0x41])) }
+        #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(body(section: String(repeating: "s", count: 257)))) }
         // An order key that is not one, and a row key that is not UTF-8.
         #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(body(order: "a0V0"))) }
         #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(body(order: "a!"))) }
-        var badUTF8 = body(row: "ab")
-        badUTF8[badUTF8.count - 1] = 0xFF
+        var badUTF8 = body(row: "ab", section: "")
+        badUTF8[badUTF8.count - 3] = 0xFF
         #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(badUTF8)) }
+        badUTF8 = body(section: "ab")
+        badUTF8[badUTF8.count - 1] = 0xC3
+        #expect(throws: CursorError.malformed) { try Cursor(decoding: sealed(badUTF8)) }
+        #expect(try Cursor(decoding: sealed(body())) == Cursor(orderKey: OrderKey(rawValue: "a0V"), rowKey: "it", sectionKey: "eu"))
+        #expect(try Cursor(decoding: sealed(body(section: ""))).sectionKey == nil)
         // Non-zero unused bits: not the canonical spelling of the bytes.
         let text = sealed(bytes)
         if text.utf8.count % 4 != 0 {

@@ -1,11 +1,12 @@
 // The opaque text form of a cursor: base64url (no padding) of
-// [version 1][order key length: 2 bytes][order key][row key length − 1: 1 byte][row key][FNV-1a 32 checksum: 4 bytes].
+// [version 1][order key length: 2 bytes][order key][row key length − 1: 1 byte][row key]
+// [section key length: 2 bytes, 0 when absent][section key][FNV-1a 32 checksum: 4 bytes].
 
 extension Cursor {
     /// The longest order key a cursor can carry, in bytes.
     public static let maxOrderKeyBytes = 1_024
     /// The longest cursor text `init(decoding:)` reads.
-    public static let maxEncodedLength = 1_720
+    public static let maxEncodedLength = 2_064
     static let version: UInt8 = 1
 
     /// The opaque, URL-safe text clients send back (`?after=`, `until=`).
@@ -15,11 +16,15 @@ extension Cursor {
     public var encoded: String {
         let order = Array(orderKey.rawValue.utf8)
         let row = Array(rowKey.utf8)
-        precondition(order.count <= Self.maxOrderKeyBytes && (1...256).contains(row.count), "cursor keys out of range")
+        let section = Array((sectionKey ?? "").utf8)
+        precondition(order.count <= Self.maxOrderKeyBytes && (1...256).contains(row.count) && section.count <= 256,
+                     "cursor keys out of range")
         var bytes: [UInt8] = [Self.version, UInt8(order.count >> 8), UInt8(order.count & 0xFF)]
         bytes += order
         bytes.append(UInt8(row.count - 1))
         bytes += row
+        bytes += [UInt8(section.count >> 8), UInt8(section.count & 0xFF)]
+        bytes += section
         let sum = fnv1a32(bytes)
         bytes += [UInt8(sum >> 24), UInt8((sum >> 16) & 0xFF), UInt8((sum >> 8) & 0xFF), UInt8(sum & 0xFF)]
         return base64URLEncoded(bytes)
@@ -31,8 +36,9 @@ extension Cursor {
         guard !characters.isEmpty else { throw .empty }
         guard characters.count <= Self.maxEncodedLength else { throw .tooLong }
         let bytes = try base64URLDecoded(characters)
-        // version + 2 length bytes + 2-byte order key + row key length + 1-byte row key + checksum
-        guard bytes.count >= 1 + 2 + 2 + 1 + 1 + 4 else { throw .truncated }
+        // version, order key length, 2-byte order key, row key length, 1-byte row key,
+        // section key length, checksum
+        guard bytes.count >= 1 + 2 + 2 + 1 + 1 + 2 + 4 else { throw .truncated }
         let body = bytes[..<(bytes.count - 4)]
         let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard fnv1a32(body) == stored else { throw .checksumMismatch }
@@ -41,12 +47,16 @@ extension Cursor {
         let rowLengthIndex = 3 + orderLength
         guard orderLength <= Self.maxOrderKeyBytes, rowLengthIndex < body.count else { throw .malformed }
         let rowLength = Int(bytes[rowLengthIndex]) + 1
-        guard rowLengthIndex + 1 + rowLength == body.count else { throw .malformed }
+        let sectionLengthIndex = rowLengthIndex + 1 + rowLength
+        guard sectionLengthIndex + 2 <= body.count else { throw .malformed }
+        let sectionLength = Int(bytes[sectionLengthIndex]) << 8 | Int(bytes[sectionLengthIndex + 1])
+        guard sectionLength <= 256, sectionLengthIndex + 2 + sectionLength == body.count else { throw .malformed }
         let orderKey = OrderKey(rawValue: String(decoding: bytes[3..<rowLengthIndex], as: UTF8.self))
         guard orderKey.isWellFormed,
-              let rowKey = String(validating: bytes[(rowLengthIndex + 1)..<body.count], as: UTF8.self)
+              let rowKey = String(validating: bytes[(rowLengthIndex + 1)..<sectionLengthIndex], as: UTF8.self),
+              let sectionKey = String(validating: bytes[(sectionLengthIndex + 2)..<body.count], as: UTF8.self)
         else { throw .malformed }
-        self.init(orderKey: orderKey, rowKey: rowKey)
+        self.init(orderKey: orderKey, rowKey: rowKey, sectionKey: sectionKey.isEmpty ? nil : sectionKey)
     }
 }
 

@@ -9,12 +9,24 @@ extension IndexedList {
     ///
     /// The cursor positions by order key (a binary search), so it still works when its
     /// row was deleted or moved. `next` is the cursor of the page's last row while rows
-    /// remain after it, else `nil`. A `limit` below 1 counts as 1.
+    /// remain after it, else `nil`. A `limit` below 1 counts as 1. A cursor with a section
+    /// key (as the list makes them) keeps empty sections from showing twice when its row
+    /// was deleted.
     public func page(after cursor: Cursor?, limit: Int) -> ListPage {
         let start = cursor.map { firstPosition(after: $0.orderKey) } ?? 0
         let end = min(rowCount, start + max(1, limit))
         let next = end < rowCount ? self.cursor(atPosition: end - 1) : nil
-        return ListPage(parts: parts(from: start, to: end), next: next)
+        var parts = parts(from: start, to: end)
+        // When the cursor's row is gone, empty sections at its position that come before
+        // its section were on the previous page.
+        if let key = cursor?.sectionKey, let cursorSection = sectionIndexes[key] {
+            let skip = parts.prefix {
+                $0.sectionIndex < cursorSection && $0.rows.isEmpty && sectionStarts[$0.sectionIndex] == start
+                    && document.sections[$0.sectionIndex].rows.isEmpty
+            }.count
+            parts.removeFirst(skip)
+        }
+        return ListPage(parts: parts, next: next)
     }
 
     /// The cursor after the last row of `page`, even when it is the list's last row;

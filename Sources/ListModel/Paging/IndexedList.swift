@@ -14,6 +14,8 @@ public struct IndexedList: Sendable {
     public let positions: [String: Int]
     /// The flattened position of each section's first row, then the row count.
     let sectionStarts: [Int]
+    /// Section key → section index.
+    let sectionIndexes: [String: Int]
 
     /// A fresh list: evenly spaced short keys (`OrderKey.spaced(count:)`).
     public init(document: ListDocument) {
@@ -46,8 +48,11 @@ public struct IndexedList: Sendable {
         positions.reserveCapacity(orderKeys.count)
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)
+        var sectionIndexes: [String: Int] = [:]
+        sectionIndexes.reserveCapacity(document.sections.count)
         var position = 0
-        for section in document.sections {
+        for (index, section) in document.sections.enumerated() {
+            sectionIndexes[section.key] = index
             starts.append(position)
             for row in section.rows {
                 positions[row.key] = position
@@ -57,6 +62,7 @@ public struct IndexedList: Sendable {
         starts.append(position)
         self.positions = positions
         self.sectionStarts = starts
+        self.sectionIndexes = sectionIndexes
     }
 
     /// The number of rows in all sections.
@@ -94,7 +100,9 @@ public struct IndexedList: Sendable {
 
     /// The cursor just after the row at a flattened position.
     public func cursor(atPosition position: Int) -> Cursor {
-        Cursor(orderKey: orderKeys[position], rowKey: row(atPosition: position).key)
+        let (section, row) = location(ofPosition: position)
+        return Cursor(orderKey: orderKeys[position], rowKey: document.sections[section].rows[row].key,
+                      sectionKey: document.sections[section].key)
     }
 
     /// The position of the first row whose order key sorts after `key` (`rowCount` if none):
