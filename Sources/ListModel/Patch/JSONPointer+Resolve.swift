@@ -25,11 +25,21 @@ extension JSONPointer {
     /// Keeps each container on the way uniquely referenced (moved out of its parent while it
     /// is edited), so an edit deep in a large document copies nothing it does not have to.
     func modify<R>(_ document: inout JSONValue, _ body: (inout JSONValue) throws(JSONPointerError) -> R) throws(JSONPointerError) -> R {
-        try modify(&document, depth: 0, body)
+        try modify(&document, depth: 0, stop: tokens.count, body)
     }
 
-    private func modify<R>(_ value: inout JSONValue, depth: Int, _ body: (inout JSONValue) throws(JSONPointerError) -> R) throws(JSONPointerError) -> R {
-        if depth == tokens.count { return try body(&value) }
+    /// Runs `body` on the container of the value this pointer refers to, in place; not for the root.
+    ///
+    /// Errors on the way name the whole pointer.
+    func modifyParent<R>(_ document: inout JSONValue, _ body: (inout JSONValue) throws(JSONPointerError) -> R) throws(JSONPointerError) -> R {
+        try modify(&document, depth: 0, stop: tokens.count - 1, body)
+    }
+
+    private func modify<R>(
+        _ value: inout JSONValue, depth: Int, stop: Int,
+        _ body: (inout JSONValue) throws(JSONPointerError) -> R
+    ) throws(JSONPointerError) -> R {
+        if depth == stop { return try body(&value) }
         let token = tokens[depth]
         switch value {
         case .object(var object):
@@ -37,13 +47,13 @@ extension JSONPointer {
             value = .null
             defer { value = .object(object) }
             return try object.modifyValue(at: index) { (child: inout JSONValue) throws(JSONPointerError) -> R in
-                try modify(&child, depth: depth + 1, body)
+                try modify(&child, depth: depth + 1, stop: stop, body)
             }
         case .array(var elements):
             let index = try existingIndex(token, count: elements.count, depth: depth)
             value = .null
             defer { value = .array(elements) }
-            return try modify(&elements[index], depth: depth + 1, body)
+            return try modify(&elements[index], depth: depth + 1, stop: stop, body)
         default:
             throw notFound(depth, "\(prefixDescription(depth)) is \(article(value.typeName)), not an object or array")
         }
@@ -95,7 +105,8 @@ extension JSONValue {
     }
 }
 
-/// "an object", "a string", for messages.
+/// "an object", "a string", "null", for messages.
 func article(_ typeName: String) -> String {
-    (typeName.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + typeName
+    if typeName == "null" { return typeName }
+    return (typeName.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + typeName
 }

@@ -1,0 +1,1 @@
+// list-server static client: placeholder until the client lands. Intentionally does nothing.
