@@ -18,6 +18,7 @@ struct App {
         Log.info("database: \(settings.databasePath) (the store is not implemented yet)\(settings.demo ? ", demo lists requested" : "")")
         Log.info("static files: \(context.assets.root)")
 
+        raiseFileLimit()
         let signals = SignalWaiter(SIGINT, SIGTERM)  // before any thread starts, so all inherit the mask
         let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
                                     metrics: context.metrics)
@@ -33,4 +34,12 @@ struct App {
         server.shutdown()
         Log.info("list-server stopped")
     }
+}
+
+/// Lifts the soft limit on open files to the hard limit: every open stream holds a socket.
+private func raiseFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
