@@ -9,7 +9,7 @@ extension HTMLRenderer {
         let parts = doc.sections.indices.map { ListPage.Part(sectionIndex: $0, rows: 0..<doc.sections[$0].rows.count) }
         var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: doc.rowCount))
         out.table(doc, parts: parts, attributes: nil, nextHref: nil, columns: ResolvedColumns(doc, renderers: cellRenderers))
-        return out.bytes
+        return out.finish()
     }
 }
 
@@ -106,16 +106,16 @@ extension HTMLWriter {
             }
             if !continued, section.header != nil {
                 sectionHeaderRow(section, columnCount: columns.count)
-                bytes.append(0x0A)
+                byte(0x0A)
             }
             let rows = section.rows
             for index in part.rows {
                 row(rows[index], columns: columns)
-                bytes.append(0x0A)
+                byte(0x0A)
             }
             if part.rows.upperBound == rows.count, section.footer != nil {
                 sectionFooterRow(section, columnCount: columns.count)
-                bytes.append(0x0A)
+                byte(0x0A)
             }
             raw("</tbody>\n")
         }
@@ -144,7 +144,7 @@ extension HTMLWriter {
     /// ` name="N"` for a CSS pixel length: an integer when integral, else Swift's shortest form.
     mutating func pixelAttribute(_ name: StaticString, _ value: Double) {
         guard value.isFinite else { return }
-        bytes.append(0x20)
+        byte(0x20)
         raw(name)
         raw("=\"")
         if value.rounded() == value, value.magnitude < 1e15 {
