@@ -24,6 +24,28 @@ extension HTMLRenderer {
         return out.finish()
     }
 
+    /// The column headers row that goes inside `<thead>` (the live view's `head`).
+    public func headRow(_ doc: ListDocument) -> [UInt8] {
+        var out = HTMLWriter(capacity: 256 + doc.columns.count * 48)
+        out.headRow(ResolvedColumns(doc, renderers: cellRenderers))
+        return out.finish()
+    }
+
+    /// The `<tbody class="status">` a list shows in place of its rows, or `nil` (the live view's
+    /// `status`; no trailing newline).
+    ///
+    /// Loading: `<tbody class="status state-loading">` with a spinner and `role="status"` text.
+    /// Error: `<tbody class="status state-error">` with the message in `role="alert"`.
+    /// No rows, no state and an `emptyText`: `<tbody class="status empty">` with that text.
+    public func statusBody(_ doc: ListDocument) -> [UInt8]? {
+        var out = HTMLWriter(capacity: 256)
+        out.statusBody(doc, columnCount: doc.columns.count)
+        guard out.count > 0 else { return nil }
+        var bytes = out.finish()
+        bytes.removeLast()  // the newline
+        return bytes
+    }
+
     /// A section's footer row (`<tr class="section-footer"><td colspan="N">`), or `nil` when it has none.
     public func sectionFooterRow(_ section: Section, in doc: ListDocument) -> [UInt8]? {
         guard section.footer != nil else { return nil }

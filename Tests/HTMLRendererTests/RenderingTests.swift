@@ -101,13 +101,28 @@ import Testing
         #expect(!loading.contains("data-row"))
         doc.state = .error(message: "Upstream <down>")
         let error = string(renderer.table(doc))
-        #expect(error.contains("<tbody class=\"state state-error\"><tr><td colspan=\"4\"><div role=\"alert\">Upstream &lt;down&gt;</div></td></tr></tbody>"))
+        #expect(error.contains("<tbody class=\"status state-error\"><tr><td colspan=\"4\"><div role=\"alert\">Upstream &lt;down&gt;</div></td></tr></tbody>"))
         #expect(!error.contains("aria-busy"))
+    }
+
+    @Test func liveViewPiecesMatchThePage() throws {
+        var doc = Fixtures.countries
+        let head = string(renderer.headRow(doc))
+        #expect(head == "<tr><th scope=\"col\">Name</th><th scope=\"col\" class=\"num\">Population</th><th scope=\"col\">Flag</th><th scope=\"col\">More</th></tr>")
+        #expect(string(renderer.table(doc)).contains("<thead>" + head + "</thead>\n"))
+        #expect(renderer.statusBody(doc) == nil)
+        doc.state = .error(message: "x")
+        let status = string(try #require(renderer.statusBody(doc)))
+        #expect(status.hasPrefix("<tbody class=\"status state-error\">") && status.hasSuffix("</tbody>"))
+        #expect(string(renderer.table(doc)).contains(status + "\n"))
+        let empty = ListDocument(title: "E", emptyText: "None")
+        #expect(renderer.statusBody(empty).map(string) == "<tbody class=\"status empty\"><tr><td colspan=\"1\">None</td></tr></tbody>")
+        #expect(renderer.statusBody(ListDocument(title: "E")) == nil)
     }
 
     @Test func emptyTextShowsOnlyWithoutRows() {
         var doc = ListDocument(title: "Empty", sections: [Section(key: "a", header: "A")], emptyText: "Nothing here")
-        #expect(string(renderer.table(doc)).contains("<tbody class=\"empty\"><tr><td colspan=\"1\">Nothing here</td></tr></tbody>"))
+        #expect(string(renderer.table(doc)).contains("<tbody class=\"status empty\"><tr><td colspan=\"1\">Nothing here</td></tr></tbody>"))
         doc.sections[0].rows = [Row(key: "r")]
         #expect(!string(renderer.table(doc)).contains("Nothing here"))
     }
