@@ -1,7 +1,76 @@
-// Renders lists to HTML bytes. See HTMLRenderer.swift.
 import ListModel
 
-/// Turns list documents, pages and rows into escaped UTF-8 HTML.
+/// Turns list documents, pages and rows into escaped UTF-8 HTML (API.md section 3).
+///
+/// No I/O and no templates: every function writes bytes into one reserved buffer. The table,
+/// the page, tail-loading fragments and the live view's rows are all built from the same
+/// `row(_:in:)`, `sectionHeaderRow(_:in:)` and `sectionFooterRow(_:in:)`, so the markup a
+/// live update sends is byte for byte the markup the page held. docs/HTML.md describes the
+/// markup, classes and the rules for numbers, URLs and escaping.
 public struct HTMLRenderer: Sendable {
-    public init() {}
+    /// Custom cell renderers by column key or kind.
+    public var cellRenderers: [CellRendererKey: CellRenderer]
+
+    /// Creates a renderer; `cellRenderers` replace the built-in rendering of the columns they name.
+    public init(cellRenderers: [CellRendererKey: CellRenderer] = [:]) {
+        self.cellRenderers = cellRenderers
+    }
+
+    /// A copy of this renderer that renders the cells `key` names with `renderer`.
+    public func registering(_ renderer: CellRenderer, for key: CellRendererKey) -> HTMLRenderer {
+        var copy = self
+        copy.cellRenderers[key] = renderer
+        return copy
+    }
+
+    /// The `id` of a section's `<tbody>`, which a collapsible header's `aria-controls` names:
+    /// `list-section-` followed by the key with `%`, ASCII whitespace and controls percent-encoded
+    /// (ids may hold any other character, and the encoding keeps distinct keys distinct).
+    public static func sectionElementID(_ sectionKey: String) -> String {
+        var id: [UInt8] = Array("list-section-".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in sectionKey.utf8 {
+            if byte <= 0x20 || byte == 0x25 || byte == 0x7F {
+                id += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            } else {
+                id.append(byte)
+            }
+        }
+        return String(decoding: id, as: UTF8.self)
+    }
 }
+
+/// How one column renders, resolved once per call rather than once per cell.
+struct ResolvedColumn {
+    let column: Column
+    /// `nil` for the built-in rendering of `column.kind`.
+    let custom: CellRenderer?
+
+    var cellClass: String? { custom.map { $0.cellClass } ?? (column.kind == .number ? "num" : nil) }
+    var containsLinks: Bool { custom?.containsLinks ?? (column.kind == .link) }
+}
+
+/// The columns of a document as the renderer uses them.
+struct ResolvedColumns {
+    let columns: [ResolvedColumn]
+    /// The column whose cell holds a linked row's `<a class="row-link">`: the first that has no
+    /// links of its own, else the first.
+    let rowLinkColumn: Int
+    /// Whether any column has a custom renderer (the fast path skips closures otherwise).
+    let allBuiltIn: Bool
+
+    init(_ doc: ListDocument, renderers: [CellRendererKey: CellRenderer]) {
+        let columns = doc.columns.map { column in
+            ResolvedColumn(
+                column: column,
+                custom: renderers.isEmpty
+                    ? nil : renderers[.column(column.key)] ?? renderers[.kind(column.kind)])
+        }
+        self.columns = columns
+        rowLinkColumn = columns.firstIndex { !$0.containsLinks } ?? 0
+        allBuiltIn = columns.allSatisfy { $0.custom == nil }
+    }
+
+    var count: Int { columns.count }
+}
+

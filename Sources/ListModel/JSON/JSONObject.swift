@@ -1,7 +1,8 @@
 /// The members of a JSON object, in insertion order.
 ///
 /// Order is kept so that serialization is deterministic, but equality ignores it.
-/// Member names are unique: setting an existing name replaces its value in place.
+/// Member names are unique (compared byte for byte, as JSON does): setting an existing name
+/// replaces its value in place.
 /// Lookup is linear, which is fastest for the small objects lists are made of.
 public struct JSONObject: Sendable, Equatable, Sequence {
     public typealias Member = (key: String, value: JSONValue)
@@ -28,11 +29,11 @@ public struct JSONObject: Sendable, Equatable, Sequence {
     /// The value of the member with this name; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for member in members where utf8Equal(member.key, key) { return member.value }
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = index(forKey: key) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append((key, newValue))
@@ -43,16 +44,35 @@ public struct JSONObject: Sendable, Equatable, Sequence {
     /// Removes the named member and returns its value, or `nil` when there was none.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
-        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        guard let index = index(forKey: key) else { return nil }
         return members.remove(at: index).value
     }
+
+    /// The position of the member with this name (compared byte for byte), if any.
+    func index(forKey key: String) -> Int? {
+        members.firstIndex { utf8Equal($0.key, key) }
+    }
+
+    /// Runs `body` on the value at `index` in place, without copying the members.
+    mutating func modifyValue<R, E: Error>(at index: Int, _ body: (inout JSONValue) throws(E) -> R) throws(E) -> R {
+        try body(&members[index].value)
+    }
+
+    /// Removes and returns the member at `index`.
+    mutating func remove(at index: Int) -> Member { members.remove(at: index) }
 
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
-        for (key, value) in lhs.members {
-            guard let other = rhs[key], other == value else { return false }
+        for (index, (key, value)) in lhs.members.enumerated() {
+            // Members usually share their order: try the same position before searching.
+            let same = rhs.members[index]
+            if utf8Equal(same.key, key) {
+                guard same.value == value else { return false }
+            } else {
+                guard let other = rhs[key], other == value else { return false }
+            }
         }
         return true
     }

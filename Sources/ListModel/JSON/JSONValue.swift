@@ -1,8 +1,9 @@
 /// A JSON value.
 ///
 /// Numbers are stored as `Double` and compare by value (`1 == 1.0`); objects compare
-/// equal regardless of member order. Parse with ``JSONValue/init(parsing:)-([UInt8])``
-/// and write with ``JSONValue/serialized()``.
+/// equal regardless of member order; strings compare by their UTF-8 bytes, as JSON does.
+/// Parse with ``JSONValue/init(parsing:maxDepth:)-([UInt8],_)`` and write with
+/// ``JSONValue/serialized()``.
 public enum JSONValue: Sendable {
     case null
     case bool(Bool)
@@ -18,7 +19,7 @@ extension JSONValue: Equatable {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.number(a), .number(b)): return a == b
-        case let (.string(a), .string(b)): return a == b
+        case let (.string(a), .string(b)): return utf8Equal(a, b)
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)): return a == b
         default: return false

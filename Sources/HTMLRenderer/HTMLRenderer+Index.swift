@@ -1,0 +1,61 @@
+import ListModel
+
+/// One line of the index of lists (`GET /`, `GET /lists` as HTML).
+public struct ListSummary: Sendable, Equatable {
+    /// The list's id, as in `/lists/{id}`.
+    public var id: String
+    public var title: String
+    /// The number of rows in the list.
+    public var rows: Int
+    public var version: Int
+
+    public init(id: String, title: String, rows: Int, version: Int) {
+        self.id = id
+        self.title = title
+        self.rows = rows
+        self.version = version
+    }
+}
+
+extension HTMLRenderer {
+    /// A complete HTML document listing `lists` in the given order, each linking to `/lists/{id}`.
+    ///
+    /// The id is percent-encoded as a path segment (ids are path-safe by API rules, so this
+    /// normally changes nothing) and then escaped; an empty index says "No lists yet.". The index
+    /// links `list.css` but needs no script.
+    public func indexPage(_ lists: [ListSummary], assetsPath: String = "/assets") -> [UInt8] {
+        var out = HTMLWriter(capacity: 1024 + lists.count * 160)
+        out.documentStart(title: "Lists", assetsPath: assetsPath, script: false)
+        out.raw(
+            """
+            <table class="list index">
+            <caption>Lists</caption>
+            <thead><tr><th scope="col">Title</th><th scope="col">Id</th>\
+            <th scope="col" class="num">Rows</th><th scope="col" class="num">Version</th></tr></thead>
+            <tbody>
+
+            """)
+        for list in lists {
+            out.raw("<tr class=\"linked\"><td><a class=\"row-link\" href=\"/lists/")
+            var path = HTMLWriter(capacity: list.id.utf8.count + 8)
+            path.pathSegment(list.id)
+            out.escape(String(decoding: path.bytes, as: UTF8.self))
+            out.raw("\">")
+            if list.title.isEmpty { out.text(list.id) } else { out.text(list.title) }
+            out.raw("</a></td><td><code>")
+            out.text(list.id)
+            out.raw("</code></td><td class=\"num\">")
+            out.appendGrouped(UInt64(max(0, list.rows)))
+            out.raw("</td><td class=\"num\">")
+            out.decimal(list.version)
+            out.raw("</td></tr>\n")
+        }
+        out.raw("</tbody>\n")
+        if lists.isEmpty {
+            out.raw("<tbody class=\"empty\"><tr><td colspan=\"4\">No lists yet.</td></tr></tbody>\n")
+        }
+        out.raw("</table>\n")
+        out.documentEnd()
+        return out.bytes
+    }
+}

@@ -1,0 +1,93 @@
+import ListModel
+
+/// What the server knows about a page beyond the document: where it lives and what comes next.
+public struct PageContext: Sendable, Equatable {
+    /// The list's id, written to `data-list`.
+    public var listID: String
+    /// The document's version, written to `data-version`.
+    public var version: Int
+    /// The URL of the next page (the `rel="next"` link); `nil` when no rows remain.
+    public var nextHref: String?
+    /// The encoded cursor after the page's last row, written to `data-cursor` so the client can
+    /// subscribe with exactly the rows it shows; `nil` omits the attribute.
+    public var cursor: String?
+    /// Where `list.css` and `list.js` are served, without a trailing slash.
+    public var assetsPath: String
+
+    public init(listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets") {
+        self.listID = listID
+        self.version = version
+        self.nextHref = nextHref
+        self.cursor = cursor
+        self.assetsPath = assetsPath
+    }
+}
+
+extension HTMLRenderer {
+    /// A complete HTML document showing one page of a list, usable without JavaScript.
+    ///
+    /// The `<table>` carries `data-list`, `data-version` and `data-cursor`; it ends with the
+    /// pagination row while `context.nextHref` is set. The page links `list.css` and `list.js`
+    /// (deferred) from `context.assetsPath` and holds no inline script or style, so it works under
+    /// `Content-Security-Policy: default-src 'self'`.
+    public func page(_ doc: ListDocument, page: ListPage, context: PageContext) -> [UInt8] {
+        let rows = page.parts.reduce(0) { $0 + $1.rows.count }
+        var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: rows) + 1024)
+        out.documentStart(title: doc.title, assetsPath: context.assetsPath)
+        out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n")
+        out.table(
+            doc, parts: page.parts,
+            attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
+            nextHref: context.nextHref, columns: ResolvedColumns(doc, renderers: cellRenderers))
+        out.documentEnd()
+        return out.bytes
+    }
+
+    /// The `<tbody data-section>` fragments of a page for tail loading, ready to append.
+    ///
+    /// A part that continues a section from the previous page has class `continued`, no `id` and no
+    /// header row (the client moves its rows into the section's existing `<tbody>`); a footer
+    /// appears once its section's last row is in. Ends with the pagination `<tbody>` while
+    /// `nextHref` is set. The list's state and `emptyText` are not repeated here.
+    public func fragment(_ doc: ListDocument, page: ListPage, nextHref: String?) -> [UInt8] {
+        let rows = page.parts.reduce(0) { $0 + $1.rows.count }
+        var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: rows))
+        let columns = ResolvedColumns(doc, renderers: cellRenderers)
+        out.sectionBodies(doc, parts: page.parts, columns: columns)
+        if let nextHref { out.paginationBody(nextHref: nextHref, columnCount: columns.count) }
+        return out.bytes
+    }
+}
+
+extension HTMLWriter {
+    /// `<!doctype html>` through `<body><main>`: charset, viewport, title, stylesheet, and the
+    /// deferred client script unless `script` is false.
+    mutating func documentStart(title: String, assetsPath: String, script: Bool = true) {
+        var assets = Substring(assetsPath)
+        while assets.hasSuffix("/") { assets = assets.dropLast() }
+        let assetsPrefix = String(assets)
+        raw(
+            """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>
+            """)
+        text(title)
+        raw("</title>\n<link rel=\"stylesheet\" href=\"")
+        escape(assetsPrefix)
+        raw("/list.css\">\n")
+        if script {
+            raw("<script src=\"")
+            escape(assetsPrefix)
+            raw("/list.js\" defer></script>\n")
+        }
+        raw("</head>\n<body>\n<main>\n")
+    }
+
+    mutating func documentEnd() {
+        raw("</main>\n</body>\n</html>\n")
+    }
+}

@@ -1,0 +1,157 @@
+import ListModel
+
+extension HTMLRenderer {
+    /// The whole list as one `<table class="list">`, with no pagination row.
+    ///
+    /// A list in the loading or error state shows that state in place of its rows; a list with no
+    /// rows shows its `emptyText` (when set) after its sections.
+    public func table(_ doc: ListDocument) -> [UInt8] {
+        let parts = doc.sections.indices.map { ListPage.Part(sectionIndex: $0, rows: 0..<doc.sections[$0].rows.count) }
+        var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: doc.rowCount))
+        out.table(doc, parts: parts, attributes: nil, nextHref: nil, columns: ResolvedColumns(doc, renderers: cellRenderers))
+        return out.bytes
+    }
+}
+
+/// What the page adds to the `<table>` element.
+struct TableAttributes {
+    var listID: String
+    var version: Int
+    var cursor: String?
+}
+
+extension HTMLWriter {
+    /// A generous guess of a table's size, so the buffer grows rarely.
+    static func estimatedSize(_ doc: ListDocument, rows: Int) -> Int {
+        1024 + doc.sections.count * 160 + rows * (48 + doc.columns.count * 40)
+    }
+
+    mutating func table(
+        _ doc: ListDocument, parts: [ListPage.Part], attributes: TableAttributes?, nextHref: String?,
+        columns: ResolvedColumns
+    ) {
+        raw("<table class=\"list")
+        if doc.rowHeight != nil { raw(" fixed-rows") }
+        if doc.estimatedRowHeight != nil { raw(" lazy-rows") }
+        raw("\"")
+        if let attributes {
+            attribute("data-list", attributes.listID)
+            raw(" data-version=\"")
+            decimal(attributes.version)
+            raw("\"")
+            if let cursor = attributes.cursor { attribute("data-cursor", cursor) }
+        }
+        if let rowHeight = doc.rowHeight { pixelAttribute("data-row-height", rowHeight) }
+        if let estimated = doc.estimatedRowHeight { pixelAttribute("data-estimated-row-height", estimated) }
+        if doc.state == .loading { raw(" aria-busy=\"true\"") }
+        raw(">\n<caption>")
+        text(doc.title)
+        raw("</caption>\n<thead><tr>")
+        for resolved in columns.columns {
+            if let cellClass = resolved.cellClass {
+                raw("<th scope=\"col\" class=\"")
+                escape(cellClass)
+                raw("\">")
+            } else {
+                raw("<th scope=\"col\">")
+            }
+            text(resolved.column.title)
+            raw("</th>")
+        }
+        raw("</tr></thead>\n")
+        switch doc.state {
+        case .loading:
+            stateBody(class: "state state-loading", columnCount: columns.count) {
+                $0.raw("<span class=\"spinner\" aria-hidden=\"true\"></span><span role=\"status\">Loading…</span>")
+            }
+        case .error(let message):
+            stateBody(class: "state state-error", columnCount: columns.count) {
+                $0.raw("<div role=\"alert\">")
+                $0.text(message)
+                $0.raw("</div>")
+            }
+        case nil:
+            sectionBodies(doc, parts: parts, columns: columns)
+            if let emptyText = doc.emptyText, doc.rowCount == 0 {
+                stateBody(class: "empty", columnCount: columns.count) { $0.text(emptyText) }
+            }
+            if let nextHref { paginationBody(nextHref: nextHref, columnCount: columns.count) }
+        }
+        raw("</table>\n")
+    }
+
+    /// One `<tbody data-section>` per part: a header unless the part continues its section, the
+    /// part's rows, and the footer once the section's last row is in.
+    mutating func sectionBodies(_ doc: ListDocument, parts: [ListPage.Part], columns: ResolvedColumns) {
+        for part in parts {
+            let section = doc.sections[part.sectionIndex]
+            let continued = part.rows.lowerBound > 0
+            raw("<tbody data-section=\"")
+            escape(section.key)
+            raw("\"")
+            if section.collapsible {
+                if !continued {
+                    raw(" id=\"")
+                    escape(HTMLRenderer.sectionElementID(section.key))
+                    raw("\"")
+                }
+                switch (section.collapsed, continued) {
+                case (false, false): raw(" class=\"collapsible\">\n")
+                case (true, false): raw(" class=\"collapsible collapsed\">\n")
+                case (false, true): raw(" class=\"collapsible continued\">\n")
+                case (true, true): raw(" class=\"collapsible collapsed continued\">\n")
+                }
+            } else {
+                continued ? raw(" class=\"continued\">\n") : raw(">\n")
+            }
+            if !continued, section.header != nil {
+                sectionHeaderRow(section, columnCount: columns.count)
+                bytes.append(0x0A)
+            }
+            let rows = section.rows
+            for index in part.rows {
+                row(rows[index], columns: columns)
+                bytes.append(0x0A)
+            }
+            if part.rows.upperBound == rows.count, section.footer != nil {
+                sectionFooterRow(section, columnCount: columns.count)
+                bytes.append(0x0A)
+            }
+            raw("</tbody>\n")
+        }
+    }
+
+    /// `<tbody class="pagination">` with the `rel="next"` link.
+    mutating func paginationBody(nextHref: String, columnCount: Int) {
+        stateBody(class: "pagination", columnCount: columnCount) {
+            $0.raw("<a rel=\"next\" href=\"")
+            $0.escape(nextHref)
+            $0.raw("\">Load more</a>")
+        }
+    }
+
+    /// A `<tbody class="…">` holding one row with one cell spanning all columns.
+    private mutating func stateBody(class className: StaticString, columnCount: Int, content: (inout HTMLWriter) -> Void) {
+        raw("<tbody class=\"")
+        raw(className)
+        raw("\"><tr><td colspan=\"")
+        decimal(columnCount)
+        raw("\">")
+        content(&self)
+        raw("</td></tr></tbody>\n")
+    }
+
+    /// ` name="N"` for a CSS pixel length: an integer when integral, else Swift's shortest form.
+    mutating func pixelAttribute(_ name: StaticString, _ value: Double) {
+        guard value.isFinite else { return }
+        bytes.append(0x20)
+        raw(name)
+        raw("=\"")
+        if value.rounded() == value, value.magnitude < 1e15 {
+            decimal(Int(value))
+        } else {
+            unsafeRaw(value.description)
+        }
+        raw("\"")
+    }
+}

@@ -1,0 +1,201 @@
+// Cells, keys, strings and URLs for `DocumentReader`, and its error helpers.
+
+extension DocumentReader {
+    // MARK: Cells
+
+    func cells(_ value: JSONValue) throws(Failure) -> [String: CellValue] {
+        guard case .object(let object) = value else { throw typeMismatch("an object of cells", value) }
+        var cells: [String: CellValue] = [:]
+        cells.reserveCapacity(object.count)
+        for (name, member) in object {
+            guard let index = columnIndex[name] else {
+                throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
+            }
+            if member.isNull { continue }
+            cells[name] = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
+        }
+        return cells
+    }
+
+    func cell(_ value: JSONValue, column: Column) throws(Failure) -> CellValue {
+        let forColumn = "for column \(quotedKey(column.key)) (kind \(column.kind.rawValue))"
+        switch (column.kind, value) {
+        case (.text, .string(let string)):
+            return .text(try text(value, string))
+        case (.number, .number(let number)):
+            guard number.isFinite else { throw Failure(pointer: .root, message: "must be a finite number \(forColumn)") }
+            return .number(number)
+        case (.link, .object(let object)):
+            var text: String?
+            var href: String?
+            for (name, member) in object {
+                switch name {
+                case "text": text = try within(name) { () throws(Failure) in try self.text(member) }
+                case "href": href = try within(name) { () throws(Failure) in try url(member) }
+                default: throw unknownMember(name, of: "a link", allowed: "text, href")
+                }
+            }
+            guard let text else { throw missing("text", of: "a link") }
+            guard let href else { throw missing("href", of: "a link") }
+            return .link(text: text, href: href)
+        case (.image, .object(let object)):
+            var src: String?
+            var alt = ""
+            var width: Double?
+            var height: Double?
+            for (name, member) in object {
+                switch name {
+                case "src": src = try within(name) { () throws(Failure) in try url(member) }
+                case "alt":
+                    if !member.isNull { alt = try within(name) { () throws(Failure) in try text(member) } }
+                case "width":
+                    if !member.isNull { width = try within(name) { () throws(Failure) in try size(member) } }
+                case "height":
+                    if !member.isNull { height = try within(name) { () throws(Failure) in try size(member) } }
+                default: throw unknownMember(name, of: "an image", allowed: "src, alt, width, height")
+                }
+            }
+            guard let src else { throw missing("src", of: "an image") }
+            return .image(src: src, alt: alt, width: width, height: height)
+        case (.text, _):
+            throw Failure(pointer: .root, message: "must be a string \(forColumn), got \(value.typeName)")
+        case (.number, _):
+            throw Failure(pointer: .root, message: "must be a number \(forColumn), got \(value.typeName)")
+        case (.link, _):
+            throw Failure(pointer: .root,
+                          message: "must be an object {\"text\", \"href\"} \(forColumn), got \(value.typeName)")
+        case (.image, _):
+            throw Failure(pointer: .root,
+                          message: "must be an object {\"src\", \"alt\"} \(forColumn), got \(value.typeName)")
+        }
+    }
+
+    func size(_ value: JSONValue) throws(Failure) -> Double {
+        guard case .number(let number) = value else { throw typeMismatch("a number", value) }
+        guard number.isFinite, number > 0 else {
+            throw Failure(pointer: .root, message: "must be a finite number greater than 0, got \(format(number))")
+        }
+        return number
+    }
+
+    // MARK: Primitives
+
+    func key(_ value: JSONValue) throws(Failure) -> String {
+        guard case .string(let key) = value else { throw typeMismatch("a string", value) }
+        let bytes = key.utf8.count
+        guard bytes > 0 else { throw Failure(pointer: .root, message: "must not be empty") }
+        guard bytes <= ListDocument.maxKeyBytes else {
+            throw Failure(pointer: .root, message: "must be at most \(ListDocument.maxKeyBytes) UTF-8 bytes, got \(bytes)")
+        }
+        return key
+    }
+
+    func text(_ value: JSONValue) throws(Failure) -> String {
+        guard case .string(let string) = value else { throw typeMismatch("a string", value) }
+        return try text(value, string)
+    }
+
+    func text(_ value: JSONValue, _ string: String) throws(Failure) -> String {
+        let bytes = string.utf8.count
+        guard bytes <= ListDocument.maxStringBytes else {
+            throw Failure(pointer: .root,
+                          message: "must be at most \(ListDocument.maxStringBytes) UTF-8 bytes, got \(bytes)")
+        }
+        return string
+    }
+
+    func optionalText(_ value: JSONValue) throws(Failure) -> String? {
+        if value.isNull { return nil }
+        guard case .string = value else { throw typeMismatch("a string or null", value) }
+        return try text(value)
+    }
+
+    func bool(_ value: JSONValue) throws(Failure) -> Bool {
+        guard case .bool(let bool) = value else { throw typeMismatch("a boolean", value) }
+        return bool
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ value: JSONValue, _: T.Type) throws(Failure) -> T
+    where T.RawValue == String {
+        if case .string(let string) = value, let result = T(rawValue: string) { return result }
+        let names = T.allCases.map { quotedKey($0.rawValue) }.joined(separator: ", ")
+        let got = value.stringValue.map(quotedKey) ?? value.typeName
+        throw Failure(pointer: .root, message: "must be one of \(names), got \(got)")
+    }
+
+    /// A URL for `href` or `src`: bounded, free of control characters, relative or of an allowed scheme.
+    func url(_ value: JSONValue) throws(Failure) -> String {
+        guard case .string(let url) = value else { throw typeMismatch("a URL string", value) }
+        let bytes = url.utf8
+        guard bytes.count <= ListDocument.maxURLBytes else {
+            throw Failure(pointer: .root,
+                          message: "must be at most \(ListDocument.maxURLBytes) bytes, got \(bytes.count)")
+        }
+        for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F {
+            throw Failure(pointer: .root,
+                          message: "must not contain control characters, found U+\(hex4(UInt32(byte))) at byte \(offset)")
+        }
+        if let scheme = urlScheme(bytes), !["http", "https", "mailto"].contains(scheme.lowercased()) {
+            throw Failure(pointer: .root, message:
+                "the URL scheme \(quotedKey(scheme)) is not allowed; use http, https, mailto or a relative URL")
+        }
+        return url
+    }
+
+    /// The scheme of a URL after leading spaces (`[A-Za-z][A-Za-z0-9+.-]*:`), or `nil` if relative.
+    func urlScheme(_ bytes: String.UTF8View) -> String? {
+        var scheme: [UInt8] = []
+        for byte in bytes.drop(while: { $0 == 0x20 }) {
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            if byte == UInt8(ascii: ":") { return scheme.isEmpty ? nil : String(decoding: scheme, as: UTF8.self) }
+            if isLetter || (!scheme.isEmpty && (byte >= 0x30 && byte <= 0x39 || byte == 0x2B || byte == 0x2D || byte == 0x2E)) {
+                scheme.append(byte)
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    // MARK: Errors
+
+    /// Runs `body`, prefixing the pointer of any error it throws with `token`.
+    @inline(__always)
+    func within<T>(_ token: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw error.prefixed([token]) }
+    }
+
+    @inline(__always)
+    func within<T>(_ index: Int, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw error.prefixed([String(index)]) }
+    }
+
+    @inline(__always)
+    func within<T>(_ token: String, _ index: Int, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw error.prefixed([token, String(index)]) }
+    }
+
+    func typeMismatch(_ expected: String, _ value: JSONValue) -> Failure {
+        Failure(pointer: .root, message: "must be \(expected), got \(value.typeName)")
+    }
+
+    func missing(_ name: String, of what: String) -> Failure {
+        Failure(pointer: .root, message: "\(what) must have the member \(quotedKey(name))")
+    }
+
+    func unknownMember(_ name: String, of what: String, allowed: String) -> Failure {
+        Failure(pointer: JSONPointer(tokens: [name]), message: "unknown member; \(what) has only \(allowed)")
+    }
+
+    func format(_ number: Double) -> String {
+        if number.isFinite, abs(number) < 1e15, Double(Int(number)) == number { return String(Int(number)) }
+        return String(number)
+    }
+}
+
+extension ListDocumentError {
+    /// This error with `tokens` put in front of its pointer.
+    func prefixed(_ tokens: [String]) -> ListDocumentError {
+        ListDocumentError(pointer: JSONPointer(tokens: tokens + pointer.tokens), message: message)
+    }
+}

@@ -1,0 +1,122 @@
+extension JSONPatch {
+    /// The result of applying every operation in order to `value`, all or nothing.
+    ///
+    /// On any failure nothing is returned and `value`, a value, is untouched. Edits happen in
+    /// place on one working copy, so a patch copies only the containers on the paths it changes.
+    /// Errors are ``JSONPatchError/Kind/failed`` and name the operation and the path.
+    public func apply(to value: JSONValue) throws(JSONPatchError) -> JSONValue {
+        var result = value
+        for (index, operation) in operations.enumerated() {
+            do {
+                try operation.apply(to: &result)
+            } catch {
+                throw JSONPatchError(kind: .failed, operationIndex: index, message: error.message)
+            }
+        }
+        return result
+    }
+}
+
+extension JSONPatchOperation {
+    /// Applies this operation to `document` in place; on error `document` may be half edited.
+    func apply(to document: inout JSONValue) throws(JSONPointerError) {
+        switch self {
+        case .add(let path, let value):
+            try addValue(value, at: path, in: &document)
+        case .remove(let path):
+            _ = try removeValue(at: path, in: &document)
+        case .replace(let path, let value):
+            try path.modify(&document) { (target: inout JSONValue) throws(JSONPointerError) in target = value }
+        case .move(let from, let path):
+            if from.isPrefix(of: path) {
+                guard from.tokens.count == path.tokens.count else {
+                    throw JSONPointerError(
+                        message: "cannot move \(quoted(from.description)) into its own child \(quoted(path.description))")
+                }
+                _ = try from.resolve(in: document)  // the source must exist even when nothing moves
+                return
+            }
+            let value = try removeValue(at: from, in: &document)
+            try addValue(value, at: path, in: &document)
+        case .copy(let from, let path):
+            try addValue(try from.resolve(in: document), at: path, in: &document)
+        case .test(let path, let expected):
+            let actual = try path.resolve(in: document)
+            guard actual == expected else {
+                throw JSONPointerError(
+                    message: "\(quoted(path.description)): test failed: the value is \(excerpt(actual)), expected \(excerpt(expected))")
+            }
+        }
+    }
+}
+
+/// Adds `value` at `path`: sets an object member, inserts into an array (`-` appends), or
+/// replaces the whole document for the root pointer.
+private func addValue(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) {
+    guard let token = path.lastToken else { document = value; return }
+    let depth = path.tokens.count - 1
+    try path.modifyParent(&document) { (container: inout JSONValue) throws(JSONPointerError) in
+        switch container {
+        case .object(var object):
+            container = .null
+            object[token] = value
+            container = .object(object)
+        case .array(var elements):
+            let index: Int
+            if token == "-" {
+                index = elements.count
+            } else {
+                guard let parsed = JSONPointer.arrayIndex(token) else {
+                    throw path.notFound(depth, "\(quoted(token)) is not an array index")
+                }
+                guard parsed <= elements.count else {
+                    throw path.notFound(
+                        depth, "index \(parsed) is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))")
+                }
+                index = parsed
+            }
+            container = .null
+            elements.insert(value, at: index)
+            container = .array(elements)
+        default:
+            throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
+        }
+    }
+}
+
+/// Removes the value at `path` and returns it; the root cannot be removed.
+private func removeValue(at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) -> JSONValue {
+    guard let token = path.lastToken else {
+        throw JSONPointerError(message: "\"\": cannot remove the whole document")
+    }
+    let depth = path.tokens.count - 1
+    return try path.modifyParent(&document) { (container: inout JSONValue) throws(JSONPointerError) -> JSONValue in
+        switch container {
+        case .object(var object):
+            guard let index = object.index(forKey: token) else {
+                throw path.notFound(depth, "member \(quoted(token)) not found")
+            }
+            container = .null
+            let removed = object.remove(at: index).value
+            container = .object(object)
+            return removed
+        case .array(var elements):
+            let index = try path.existingIndex(token, count: elements.count, depth: depth)
+            container = .null
+            let removed = elements.remove(at: index)
+            container = .array(elements)
+            return removed
+        default:
+            throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
+        }
+    }
+}
+
+/// A value's JSON text for a message, cut to about 80 bytes.
+private func excerpt(_ value: JSONValue) -> String {
+    let bytes = value.serialized()
+    guard bytes.count > 80 else { return String(decoding: bytes, as: UTF8.self) }
+    var cut = 80
+    while cut > 0 && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }  // do not split a UTF-8 sequence
+    return String(decoding: bytes[..<cut], as: UTF8.self) + "…"
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+
+/// Starts the server from `Settings`, logs the ready line, and stops cleanly on SIGINT/SIGTERM.
+struct App {
+    let settings: Settings
+
+    func run() throws {
+        let address = try BindAddress(host: settings.configuration.host, port: settings.configuration.port)
+        if !address.isLoopback && settings.token == nil {
+            Log.info("refusing to start: \(settings.configuration.host) is not a loopback address and no token is set, "
+                     + "so anyone who can reach it could change every list. Pass --token or set LIST_SERVER_TOKEN.")
+            throw ExitCode(2)
+        }
+        let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory))
+        Log.info("database: \(settings.databasePath) (the store is not implemented yet)\(settings.demo ? ", demo lists requested" : "")")
+        Log.info("static files: \(context.assets.root)")
+
+        let signals = SignalWaiter(SIGINT, SIGTERM)  // before any thread starts, so all inherit the mask
+        let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
+                                    metrics: context.metrics)
+        do {
+            try server.start()
+        } catch {
+            Log.info("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
+            throw ExitCode(1)
+        }
+        Log.info("list-server ready at \(server.url)")
+        let signal = signals.wait()
+        Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
+        server.shutdown()
+        Log.info("list-server stopped")
+    }
+}

@@ -1,0 +1,13 @@
+import HTTPServer
+
+/// What the command line asked for, after defaults and the environment are applied.
+struct Settings: Sendable {
+    var configuration: ServerConfiguration
+    /// SQLite file, or ":memory:".
+    var databasePath: String
+    /// Bearer token for writes; nil means writes are open (allowed only on loopback).
+    var token: String?
+    /// `--public` as given; nil means "find the package's Public/".
+    var publicDirectory: String?
+    var demo: Bool
+}

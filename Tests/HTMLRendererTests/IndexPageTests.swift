@@ -1,0 +1,48 @@
+import HTMLRenderer
+import ListModel
+import Testing
+
+@Suite struct IndexPageTests {
+    let renderer = HTMLRenderer()
+
+    @Test func listsLinkToTheirPages() {
+        let html = string(renderer.indexPage([
+            ListSummary(id: "countries", title: "Countries", rows: 1_234_567, version: 7),
+            ListSummary(id: "todo.2026", title: "To do", rows: 0, version: 1),
+        ]))
+        #expect(html.hasPrefix("<!doctype html>\n<html lang=\"en\">"))
+        #expect(html.contains("<a class=\"row-link\" href=\"/lists/countries\">Countries</a>"))
+        #expect(html.contains("<a class=\"row-link\" href=\"/lists/todo.2026\">To do</a>"))
+        #expect(html.contains("<td class=\"num\">1,234,567</td><td class=\"num\">7</td>"))
+        #expect(!html.contains("No lists yet."))
+    }
+
+    @Test func snapshot() {
+        assertSnapshot(renderer.indexPage([
+            ListSummary(id: "countries", title: "Countries", rows: 4, version: 7),
+            ListSummary(id: "groceries", title: "Groceries & <stuff>", rows: 1200, version: 31),
+        ]), named: "index")
+    }
+
+    @Test func emptyIndexSaysSo() {
+        let html = string(renderer.indexPage([]))
+        #expect(html.contains("No lists yet."))
+        #expect(html.contains("<title>Lists</title>"))
+    }
+
+    @Test func idsAndTitlesAreEscaped() {
+        let html = string(renderer.indexPage([
+            ListSummary(id: "a\"b c<", title: "<script>alert(1)</script>", rows: 1, version: 1)
+        ]))
+        #expect(html.contains("href=\"/lists/a%22b%20c%3C\""))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("<code>a&quot;b c&lt;</code>"))
+    }
+
+    @Test func assetsPathIsHonoured() {
+        let html = string(renderer.indexPage([], assetsPath: "/static/"))
+        #expect(html.contains("<link rel=\"stylesheet\" href=\"/static/list.css\">"))
+        #expect(!html.contains("<script"))
+    }
+}
