@@ -268,6 +268,7 @@
       }, { rootMargin: config.rootMargin });
       this.sectionBodies().forEach((tb) => this.applyCollapse(tb));
       table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
+      table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
       table.addEventListener('click', (e) => this.onClick(e));
       this.observe();
       if (config.live && typeof EventSource === 'function') this.connect(true);
@@ -285,7 +286,7 @@
         this.pristine.add(el);
         return html;
       };
-      const status = t.querySelector(':scope > tbody.status');
+      const status = this.statusBody();
       return normalizeDoc({
         title: t.caption ? t.caption.textContent : '',
         head: mark(t.tHead && t.tHead.rows[0]),
@@ -308,6 +309,11 @@
     /** @returns {?HTMLTableSectionElement} */
     paginationBody() {
       return this.table.querySelector(':scope > tbody.pagination');
+    }
+
+    /** The `<tbody>` showing the list's state or empty text instead of rows, if any. @returns {?HTMLTableSectionElement} */
+    statusBody() {
+      return this.table.querySelector(':scope > tbody:not([data-section]):not(.pagination):not(.list-leave)');
     }
 
     nextHref() {
@@ -374,12 +380,16 @@
       this.applyCollapse(tbody);
     }
 
-    /** Brings a section's toggle and rows in line with the collapsed state. @param {HTMLTableSectionElement} tbody */
+    /**
+     * Brings a section's toggle and classes (`collapsible`, `collapsed`, as the renderer writes
+     * them) in line with the collapsed state.
+     * @param {HTMLTableSectionElement} tbody
+     */
     applyCollapse(tbody) {
       const key = tbody.dataset.section || '';
       const button = tbody.querySelector(':scope > tr.section-header button[aria-expanded]');
       if (!button) {
-        tbody.classList.remove('list-collapsed');
+        if (!tbody.classList.contains('continued')) tbody.classList.remove('collapsed');
         return;
       }
       let collapsed = this.collapsed.get(key);
@@ -390,7 +400,8 @@
       button.setAttribute('aria-expanded', String(!collapsed));
       const controls = button.getAttribute('aria-controls');
       if (controls && !tbody.id) tbody.id = controls;
-      tbody.classList.toggle('list-collapsed', collapsed);
+      tbody.classList.add('collapsible');
+      tbody.classList.toggle('collapsed', collapsed);
     }
 
     // -- tail loading -------------------------------------------------------------------------
@@ -492,7 +503,7 @@
             if (tr.hasAttribute('data-row')) { added++; first = first || tr; }
           }
           if (existing) existing.append(...Array.from(body.children));
-          else this.table.insertBefore(body, this.table.querySelector(':scope > tbody.status, :scope > tbody.pagination'));
+          else this.table.insertBefore(body, this.statusBody() || this.paginationBody());
           if (key !== null) this.applyCollapse(/** @type {HTMLTableSectionElement} */ (existing || body));
         }
         return null;
@@ -683,7 +694,6 @@
         this.restartStream(false);
         return;
       }
-      this.syncPagination();
       if (!(this.pendingMore && rowCount(doc) > this.pendingMore.rows)) {
         const parts = [];
         if (stats.added) parts.push(`${stats.added} ${stats.added === 1 ? 'row' : 'rows'} added`);
@@ -695,6 +705,7 @@
       }
       this.dispatch('list:updated', { version: this.lastId, added: stats.added, removed: stats.removed });
       this.checkMore();
+      this.syncPagination();
     }
 
     onDeleted() {
@@ -717,8 +728,9 @@
         this.table.append(body);
         this.showPagination(this.loading ? 'loading' : 'idle');
         this.observe();
-      } else if (!this.doc.more && body && !this.pendingMore) {
+      } else if (!this.doc.more && body) {
         body.remove();
+        this.observe();
       } else if (body && body !== this.table.lastElementChild) {
         this.table.append(body);
       }
@@ -842,12 +854,16 @@
 
     /** @param {?string} status @param {?Element} after */
     syncStatus(status, after) {
-      const old = this.table.querySelector(':scope > tbody.status');
-      if (status === null) { old?.remove(); return; }
-      const el = this.reuse(old, status);
-      if (el !== old) old?.remove();
-      const next = after ? after.nextElementSibling : this.table.querySelector(':scope > tbody');
-      if (next !== el) this.table.insertBefore(el, next);
+      const old = this.statusBody();
+      const el = status === null ? null : this.reuse(old, status);
+      if (old && el !== old) old.remove();
+      if (el) {
+        const next = after ? after.nextElementSibling : this.table.querySelector(':scope > tbody');
+        if (next !== el) this.table.insertBefore(el, next);
+      }
+      const busy = this.loading || !!(el && el.classList.contains('state-loading'));
+      if (busy) this.table.setAttribute('aria-busy', 'true');
+      else this.table.removeAttribute('aria-busy');
     }
 
     // -- scroll anchoring and animation -------------------------------------------------------
@@ -935,7 +951,10 @@
           if (el.style.transform === '') el.style.transition = '';
           if (el.getAttribute('style') === '') el.removeAttribute('style');
         }
-        for (const el of entered) el.classList.remove('list-enter');
+        for (const el of entered) {
+          el.classList.remove('list-enter');
+          if (el.getAttribute('class') === '') el.removeAttribute('class');
+        }
       });
     }
 

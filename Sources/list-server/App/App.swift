@@ -19,6 +19,7 @@ struct App {
         let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory), registry: registry)
         Log.info("static files: \(context.assets.root)")
 
+        raiseFileLimit()
         let signals = SignalWaiter(SIGINT, SIGTERM)  // before any thread starts, so all inherit the mask
         let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
                                     metrics: context.metrics)
@@ -58,4 +59,12 @@ struct App {
         }
         return registry
     }
+}
+
+/// Lifts the soft limit on open files to the hard limit: every open stream holds a socket.
+private func raiseFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
