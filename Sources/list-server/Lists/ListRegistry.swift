@@ -105,6 +105,9 @@ final class ListRegistry: Sendable {
         }
     }
 
+    /// Throws unless the store can still commit (the health check).
+    func checkStoreWritable() throws { try store.checkWritable() }
+
     /// The entry for `id`, creating an empty slot when allowed and there is room.
     private func slot(for id: String, mayCreate: Bool) throws -> Entry {
         try entries.withLock { entries in
