@@ -238,6 +238,7 @@ class FixtureServer:
             self.log, self.failures, self.delays, self.streams = [], [], {}, []
         self.on_stream = None  # callable(stream) when a stream opens
         self.on_more = None  # callable(subscription, limit) on POST …/more; returns the status
+        self.list_cursor_header = False  # send the proposed `List-Cursor` header on row pages
 
     # -- what tests use ----------------------------------------------------------------------
 
@@ -344,6 +345,8 @@ class FixtureServer:
             headers = []
             if nxt is not None:
                 headers.append(("Link", f'</lists/{fixture.id}/rows?after={fixture.cursor(nxt)}&limit={limit}>; rel="next"'))
+            if self.list_cursor_header:
+                headers.append(("List-Cursor", fixture.cursor(min(start + limit, len(fixture.flat())))))
             return self._send(h, 200, body, "text/html; charset=utf-8", headers)
         if method == "GET" and parts[2:] == ["events"]:
             return self._stream(h, query)
