@@ -18,8 +18,8 @@ public final class StaticFiles: Sendable {
     private struct CachedFile: Sendable {
         let realPath: String
         let etag: String
-        let contentType: String
-        let bytes: [UInt8]
+        /// The 200 answer, built once.
+        let prepared: PreparedResponse
     }
 
     private let cache = Mutex<[String: CachedFile]>([:])
@@ -50,13 +50,10 @@ public final class StaticFiles: Sendable {
         guard !segments.isEmpty, segments.allSatisfy(Self.isSafe) else { throw notFound() }
         let relative = segments.joined(separator: "/")
         let file = try load(relative)
-        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let condition = request.headers["If-None-Match"], Self.matches(condition, etag: file.etag) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
         }
-        headers["Content-Type"] = file.contentType
-        headers["X-Content-Type-Options"] = "nosniff"
-        return Response(status: .ok, headers: headers, body: file.bytes)
+        return Response(prepared: file.prepared)
     }
 
     private func load(_ relative: String) throws -> CachedFile {
@@ -82,7 +79,12 @@ public final class StaticFiles: Sendable {
             done += n
         }
         bytes.removeSubrange(done...)
-        let file = CachedFile(realPath: realPath, etag: Self.etag(info), contentType: MediaType.forFile(named: realPath), bytes: bytes)
+        let etag = Self.etag(info)
+        let contentType = MediaType.forFile(named: realPath)
+        let headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl,
+                                    "Content-Type": contentType, "X-Content-Type-Options": "nosniff"]
+        let prepared = try PreparedResponse(Response(status: .ok, headers: headers, body: bytes))
+        let file = CachedFile(realPath: realPath, etag: etag, prepared: prepared)
         if size <= Self.cacheLimit { cache.withLock { $0[relative] = file } }
         return file
     }
