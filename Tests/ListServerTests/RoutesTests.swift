@@ -9,10 +9,7 @@ struct RoutesTests {
     private let router: Router
 
     init() throws {
-        let publicDirectory = try PublicDirectory.locate(explicit: nil)
-        let settings = Settings(configuration: ServerConfiguration(), databasePath: ":memory:", token: nil,
-                                publicDirectory: nil, demo: false)
-        context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory))
+        context = try ServerContext.inMemory()
         router = makeRouter(context: context)
     }
 

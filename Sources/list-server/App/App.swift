@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServer
+import ListStore
 
 /// Starts the server from `Settings`, logs the ready line, and stops cleanly on SIGINT/SIGTERM.
 struct App {
@@ -14,8 +15,8 @@ struct App {
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
-        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory))
-        Log.info("database: \(settings.databasePath) (the store is not implemented yet)\(settings.demo ? ", demo lists requested" : "")")
+        let registry = try openRegistry()
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory), registry: registry)
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()
@@ -33,6 +34,30 @@ struct App {
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
         server.shutdown()
         Log.info("list-server stopped")
+    }
+
+    /// Opens the store, loads every list, and adds the demo lists when asked and the store is empty.
+    private func openRegistry() throws -> ListRegistry {
+        let store: ListStore
+        let registry: ListRegistry
+        do {
+            store = try ListStore(path: settings.databasePath)
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists)
+        } catch {
+            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            throw ExitCode(1)
+        }
+        let lists = registry.all()
+        Log.info("store \(settings.databasePath): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        if settings.demo {
+            if lists.isEmpty {
+                try DemoLists.load(into: registry)
+                Log.info("loaded \(DemoLists.all.count) demo lists")
+            } else {
+                Log.info("--demo: the store already holds lists, so no demo lists were added")
+            }
+        }
+        return registry
     }
 }
 
