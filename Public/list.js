@@ -235,6 +235,27 @@
   }
 
   /**
+   * A key as the page's `data-row`/`data-section` holds it: the HTML parser reads U+0000 as U+FFFD.
+   * @param {string} key
+   */
+  const domKey = (key) => key.replace(/\u0000/g, '\ufffd');
+
+  /**
+   * Copies `data-row-height`/`data-estimated-row-height` into CSS variables where the browser's
+   * CSS cannot read typed `attr()` itself (docs/HTML.md).
+   * @param {HTMLTableElement} table
+   */
+  function copyRowHeights(table) {
+    if (window.CSS && CSS.supports('height: attr(data-row-height px)')) return;
+    const set = (/** @type {string} */ name, /** @type {string|undefined} */ value) => {
+      if (value && Number.isFinite(Number(value))) table.style.setProperty(name, Number(value) + 'px');
+    };
+    set('--row-height', table.dataset.rowHeight);
+    set('--estimated-row-height', table.dataset.estimatedRowHeight);
+  }
+
+  /**
+   * The rows of a section's `<tbody>` (not its header, footer or leaving rows).
    * @param {HTMLTableSectionElement} tbody
    * @returns {HTMLTableRowElement[]}
    */
@@ -335,6 +356,7 @@
       this.sectionBodies().forEach((tb) => this.applyCollapse(tb));
       table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
       table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
+      copyRowHeights(table);
       table.addEventListener('click', (e) => this.onClick(e));
       this.observe();
       if (config.live && typeof EventSource === 'function') this.connect(true);
@@ -478,7 +500,7 @@
       const key = tbody.dataset.section || '';
       const button = tbody.querySelector(':scope > tr.section-header button[aria-expanded]');
       if (!button) {
-        if (!tbody.classList.contains('continued')) tbody.classList.remove('collapsed');
+        if (!tbody.classList.contains('continued')) tbody.classList.remove('collapsed', 'list-collapsed');
         return;
       }
       let collapsed = this.collapsed.get(key);
@@ -491,6 +513,7 @@
       if (controls && !tbody.id) tbody.id = controls;
       tbody.classList.add('collapsible');
       tbody.classList.toggle('collapsed', collapsed);
+      tbody.classList.toggle('list-collapsed', collapsed); // what list.css hides
     }
 
     // -- tail loading -------------------------------------------------------------------------
@@ -676,7 +699,7 @@
       this.pendingMore = null;
       const keys = this.doc.sections.flatMap((s) => s.rows.map((r) => r.key));
       const at = pending.lastKey === null ? 0 : keys.indexOf(pending.lastKey) + 1 || pending.rows;
-      this.loadFinished(at < keys.length ? this.rowElement(keys[at]) : null);
+      this.loadFinished(at < keys.length ? this.rowElement(domKey(keys[at])) : null);
     }
 
     /**
@@ -685,8 +708,9 @@
      */
     showPagination(state) {
       const body = this.paginationBody();
+      const stateLoading = !!this.statusBody()?.classList.contains('state-loading');
       for (const el of [this.table, body]) {
-        if (el && state === 'loading') el.setAttribute('aria-busy', 'true');
+        if (el && (state === 'loading' || (el === this.table && stateLoading))) el.setAttribute('aria-busy', 'true');
         else if (el) el.removeAttribute('aria-busy');
       }
       if (!body) return;
@@ -953,12 +977,13 @@
       const plans = [];
       let previous = /** @type {?Element} */ (t.tHead || t.caption);
       for (const section of sections) {
-        let tbody = bodies.get(section.key);
-        bodies.delete(section.key);
+        const key = domKey(section.key);
+        let tbody = bodies.get(key);
+        bodies.delete(key);
         if (tbody) stale.delete(tbody);
         else {
           tbody = document.createElement('tbody');
-          tbody.setAttribute('data-section', section.key);
+          tbody.setAttribute('data-section', key);
         }
         const next = previous ? previous.nextElementSibling : t.firstElementChild;
         if (next !== tbody) t.insertBefore(tbody, next);
@@ -967,7 +992,7 @@
         this.arrange(tbody, wanted);
         plans.push({ tbody, keep: new Set(wanted) });
       }
-      const keys = new Set(sections.flatMap((s) => s.rows.map((r) => r.key)));
+      const keys = new Set(sections.flatMap((s) => s.rows.map((r) => domKey(r.key))));
       for (const [key] of rows) if (!keys.has(key)) stats.removed++;
       for (const { tbody, keep } of plans) {
         for (const child of Array.from(tbody.children)) {
@@ -990,7 +1015,7 @@
       const wanted = [];
       if (section.header !== null) wanted.push(this.reuse(tbody.querySelector(':scope > tr.section-header'), section.header));
       for (const row of section.rows) {
-        const old = rows.get(row.key) || null;
+        const old = rows.get(domKey(row.key)) || null;
         const el = this.reuse(old, row.html);
         if (el !== old) {
           if (old) stats.replaced.add(old);

@@ -217,6 +217,22 @@ def test_escaped_payloads_stay_inert(server, browser):
     browser.shot("live-xss")
 
 
+def test_odd_keys_reconcile_by_key(server, browser):
+    rows = [{"key": k, "name": f"key {k!r}", "n": i} for i, k in enumerate(["\0nul", 'q"uote', "sp ace", "~1/", "ünï"])]
+    fixture = FixtureList("odd", "Odd keys", [{"key": "a b/~c%", "header": "Odd", "footer": None, "collapsible": True, "rows": rows}])
+    stream, doc = open_live(server, browser, fixture)
+    check(browser.js("return document.querySelector('tbody[data-section]').id") == "list-section-a%20b/~c%25", "section id")
+    ops = [{"op": "move", "from": "/sections/0/rows/0", "path": "/sections/0/rows/-"},
+           {"op": "replace", "path": "/sections/0/rows/0/html", "value": FixtureList.row_html({"key": 'q"uote', "name": "changed", "n": 9})}]
+    stream.send("patch", ops, 6)
+    wait_version(browser, 6)
+    equal(browser.events("list:updated")[-1]["detail"], {"version": "6", "added": 0, "removed": 0}, "nothing added or removed")
+    keys = browser.js("return [...document.querySelectorAll('tr[data-row]')].map(r => r.dataset.row)")
+    equal(keys, ['q"uote', "sp ace", "~1/", "ünï", "\ufffdnul"], "keys in the new order (NUL reads back as U+FFFD)")
+    equal(browser.js("return [...document.querySelectorAll('tr[data-row]')].find(r => r.dataset.row === arguments[0]).cells[0].textContent",
+                     'q"uote'), "changed", "changed row")
+
+
 def test_tail_loading_through_the_subscription(server, browser):
     fixture = FixtureList.generated("grow", [30, 45, 45])  # 120 rows, pages of 50
     posts = []
@@ -338,6 +354,7 @@ if __name__ == "__main__":
         test_patch_that_does_not_apply_asks_for_a_reset,
         test_reconnect_after_a_dropped_stream_resumes_from_the_last_id,
         test_escaped_payloads_stay_inert,
+        test_odd_keys_reconcile_by_key,
         test_tail_loading_through_the_subscription,
         test_resumed_stream_without_subscription_loads_by_get_then_resubscribes,
         test_window_grown_by_the_stream_is_resumed_by_count_then_resubscribed,
