@@ -102,17 +102,27 @@ class FixtureList:
             position = last
             if last <= start or first >= end:
                 continue
+            continued = start > first
             attrs = f' data-section="{esc(section["key"])}"'
+            classes = []
             if section.get("collapsible"):
-                attrs += f' id="{esc(self.section_id(section["key"]))}"'
+                if not continued:
+                    attrs += f' id="{esc(self.section_id(section["key"]))}"'
+                classes.append("collapsible")
+                if section.get("collapsed"):
+                    classes.append("collapsed")
+            if continued:
+                classes.append("continued")
+            if classes:
+                attrs += f' class="{" ".join(classes)}"'
             parts = [f"<tbody{attrs}>"]
-            if first >= start and self.header_html(section):
+            if not continued and self.header_html(section):
                 parts.append(self.header_html(section))
             parts += [self.row_html(r) for r in section["rows"][max(start - first, 0):end - first]]
             if last <= end and self.footer_html(section):
                 parts.append(self.footer_html(section))
             parts.append("</tbody>")
-            out.append("".join(parts))
+            out.append("\n".join(parts) + "\n")
         return "".join(out)
 
     def pagination(self, after, limit):
@@ -130,12 +140,12 @@ class FixtureList:
             f"<title>{esc(self.title)}</title>"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<link rel="stylesheet" href="/assets/list.css">'
-            '<script src="/assets/list.js" defer></script></head><body>'
+            '<script src="/assets/list.js" defer></script></head><body><main>'
             f"<h1>{esc(self.title)}</h1>"
             f'<table class="list" data-list="{esc(self.id)}" data-version="{version}"{cursor}>'
             f"<caption>{esc(self.title)}</caption><thead>{self.head_html()}</thead>"
             f"{self.tbodies(0, end)}{more}</table>"
-            '<p class="after-list">End of page.</p></body></html>'
+            '<p class="after-list">End of page.</p></main></body></html>'
         )
 
     def fragment(self, start, limit):
@@ -228,6 +238,7 @@ class FixtureServer:
             self.log, self.failures, self.delays, self.streams = [], [], {}, []
         self.on_stream = None  # callable(stream) when a stream opens
         self.on_more = None  # callable(subscription, limit) on POST …/more; returns the status
+        self.list_cursor_header = False  # send the proposed `List-Cursor` header on row pages
 
     # -- what tests use ----------------------------------------------------------------------
 
@@ -334,6 +345,8 @@ class FixtureServer:
             headers = []
             if nxt is not None:
                 headers.append(("Link", f'</lists/{fixture.id}/rows?after={fixture.cursor(nxt)}&limit={limit}>; rel="next"'))
+            if self.list_cursor_header:
+                headers.append(("List-Cursor", fixture.cursor(min(start + limit, len(fixture.flat())))))
             return self._send(h, 200, body, "text/html; charset=utf-8", headers)
         if method == "GET" and parts[2:] == ["events"]:
             return self._stream(h, query)
@@ -394,7 +407,8 @@ window.ListClientConfig = %s;
 window.__events = [];
 for (const name of ['list:paginationstarted', 'list:paginationended', 'list:paginationfailed',
                     'list:updated', 'list:resync', 'list:deleted']) {
-  document.addEventListener(name, (e) => window.__events.push({type: e.type, detail: e.detail}), true);
+  document.addEventListener(name, (e) => window.__events.push({type: e.type, detail: e.detail,
+    animating: document.querySelectorAll('.list-enter, .list-leave, tr[style]').length}), true);
 }
 window.__pageshows = [];
 window.addEventListener('pageshow', (e) => window.__pageshows.push(e.persisted));
@@ -460,8 +474,11 @@ class Browser:
             time.sleep(0.02)
         raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
 
-    def events(self, *types):
-        return [e for e in self.js("return window.__events") if not types or e["type"] in types]
+    def events(self, *types, raw=False):
+        """The recorded list:* events as {type, detail} (raw: also `animating`, the count of
+        animated rows when the event fired)."""
+        events = [e for e in self.js("return window.__events") if not types or e["type"] in types]
+        return events if raw else [{"type": e["type"], "detail": e["detail"]} for e in events]
 
     def table(self):
         return self.js("return document.querySelector('table.list')")

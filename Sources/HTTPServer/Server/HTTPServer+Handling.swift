@@ -140,7 +140,8 @@ extension HTTPServer {
             let micros = elapsed / 1000
             let fraction = micros % 1000
             let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-            Log.info("\(method) \(state.rawURI) \(status) \(micros / 1000).\(padded)ms")
+            let target = state.rawURI.utf8.count <= 200 ? state.rawURI : String(state.rawURI.prefix(200)) + "..."
+            Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms")
         }
     }
 }

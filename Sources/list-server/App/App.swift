@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServer
+import ListStore
 
 /// Starts the server from `Settings`, logs the ready line, and stops cleanly on SIGINT/SIGTERM.
 struct App {
@@ -14,10 +15,11 @@ struct App {
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
-        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory))
-        Log.info("database: \(settings.databasePath) (the store is not implemented yet)\(settings.demo ? ", demo lists requested" : "")")
+        let registry = try openRegistry()
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory), registry: registry)
         Log.info("static files: \(context.assets.root)")
 
+        raiseFileLimit()
         let signals = SignalWaiter(SIGINT, SIGTERM)  // before any thread starts, so all inherit the mask
         let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
                                     metrics: context.metrics)
@@ -33,4 +35,36 @@ struct App {
         server.shutdown()
         Log.info("list-server stopped")
     }
+
+    /// Opens the store, loads every list, and adds the demo lists when asked and the store is empty.
+    private func openRegistry() throws -> ListRegistry {
+        let store: ListStore
+        let registry: ListRegistry
+        do {
+            store = try ListStore(path: settings.databasePath)
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists)
+        } catch {
+            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            throw ExitCode(1)
+        }
+        let lists = registry.all()
+        Log.info("store \(settings.databasePath): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        if settings.demo {
+            if lists.isEmpty {
+                try DemoLists.load(into: registry)
+                Log.info("loaded \(DemoLists.all.count) demo lists")
+            } else {
+                Log.info("--demo: the store already holds lists, so no demo lists were added")
+            }
+        }
+        return registry
+    }
+}
+
+/// Lifts the soft limit on open files to the hard limit: every open stream holds a socket.
+private func raiseFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
