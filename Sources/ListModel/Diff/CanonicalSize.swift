@@ -1,0 +1,143 @@
+/// The exact byte counts of values as `JSONValue.serialized()` writes their canonical JSON,
+/// computed from the model without building any JSON.
+///
+/// The diff weighs a fine-grained patch against replacing a value whole, and the whole patch
+/// against replacing the document. Tests check every function here against `serialized()`.
+enum CanonicalSize {
+    /// A JSON string literal: quotes, raw UTF-8, and the serializer's escapes.
+    static func string(_ string: String) -> Int {
+        var size = 2
+        for byte in string.utf8 {
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                size += 1
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: size += 2
+                default: size += 6
+                }
+            }
+        }
+        // U+2028 and U+2029 (E2 80 A8/A9) are written as six-byte escapes instead of three bytes.
+        if string.utf8.contains(0xE2) {
+            var iterator = string.utf8.makeIterator()
+            var window: (UInt8, UInt8) = (0, 0)
+            while let byte = iterator.next() {
+                if window.0 == 0xE2 && window.1 == 0x80 && (byte == 0xA8 || byte == 0xA9) { size += 3 }
+                window = (window.1, byte)
+            }
+        }
+        return size
+    }
+
+    /// A number: integers within ±2^53 as digits, others in shortest round-trip form.
+    static func number(_ value: Double) -> Int {
+        guard value.isFinite else { return 4 }
+        if value == value.rounded(.towardZero) && abs(value) <= 9_007_199_254_740_992 {
+            var magnitude = Int64(value).magnitude
+            var digits = 1
+            while magnitude >= 10 {
+                magnitude /= 10
+                digits += 1
+            }
+            return value < 0 ? digits + 1 : digits
+        }
+        return value.description.utf8.count
+    }
+
+    /// A JSON Pointer written as a JSON string (`~` and `/` escaped as `~0`, `~1`).
+    static func pointer(_ pointer: JSONPointer) -> Int {
+        var size = 2
+        for token in pointer.tokens {
+            size += 1 + string(token) - 2
+            for byte in token.utf8 where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { size += 1 }
+        }
+        return size
+    }
+
+    /// A cell value.
+    static func cell(_ value: CellValue) -> Int {
+        switch value {
+        case .text(let text):
+            return string(text)
+        case .number(let value):
+            return number(value)
+        case .link(let text, let href):
+            return #"{"text":,"href":}"#.utf8.count + string(text) + string(href)
+        case .image(let src, let alt, let width, let height):
+            var size = #"{"src":,"alt":}"#.utf8.count + string(src) + string(alt)
+            if let width { size += #","width":"#.utf8.count + number(width) }
+            if let height { size += #","height":"#.utf8.count + number(height) }
+            return size
+        }
+    }
+
+    /// A row: `{"key","cells","href"?,"style"}`.
+    static func row(_ row: Row) -> Int {
+        var size = #"{"key":,"cells":{},"style":}"#.utf8.count + string(row.key) + string(row.style.rawValue)
+        if !row.cells.isEmpty {
+            size += row.cells.count - 1  // commas
+            for (key, value) in row.cells { size += string(key) + 1 + cell(value) }
+        }
+        if let href = row.href { size += #","href":"#.utf8.count + string(href) }
+        return size
+    }
+
+    /// A section with these rows: `{"key","header","footer","collapsible","collapsed","rows"}`.
+    static func section<Rows: Sequence<Row>>(_ section: Section, rows: Rows) -> Int {
+        var size = #"{"key":,"header":,"footer":,"collapsible":,"collapsed":,"rows":[]}"#.utf8.count
+        size += string(section.key) + optionalString(section.header) + optionalString(section.footer)
+        size += (section.collapsible ? 4 : 5) + (section.collapsed ? 4 : 5)
+        var first = true
+        for row in rows {
+            size += (first ? 0 : 1) + Self.row(row)
+            first = false
+        }
+        return size
+    }
+
+    /// A column: `{"key","title","kind"}`.
+    static func column(_ column: Column) -> Int {
+        #"{"key":,"title":,"kind":}"#.utf8.count + string(column.key) + string(column.title)
+            + string(column.kind.rawValue)
+    }
+
+    /// An array of columns.
+    static func columns(_ columns: [Column]) -> Int {
+        2 + max(columns.count - 1, 0) + columns.reduce(0) { $0 + column($1) }
+    }
+
+    /// A list state: `{"kind":"loading"}` or `{"kind":"error","message"}`.
+    static func state(_ state: ListState) -> Int {
+        switch state {
+        case .loading: return #"{"kind":"loading"}"#.utf8.count
+        case .error(let message): return #"{"kind":"error","message":}"#.utf8.count + string(message)
+        }
+    }
+
+    /// A string or `null`.
+    static func optionalString(_ value: String?) -> Int { value.map(string) ?? 4 }
+
+    /// The whole document. O(size of the document).
+    static func document(_ document: ListDocument) -> Int {
+        var size = #"{"title":,"columns":,"sections":[]}"#.utf8.count
+        size += string(document.title) + columns(document.columns)
+        size += max(document.sections.count - 1, 0)
+        for section in document.sections { size += Self.section(section, rows: section.rows) }
+        if let emptyText = document.emptyText { size += #","emptyText":"#.utf8.count + string(emptyText) }
+        if let state = document.state { size += #","state":"#.utf8.count + Self.state(state) }
+        if let height = document.rowHeight { size += #","rowHeight":"#.utf8.count + number(height) }
+        if let height = document.estimatedRowHeight {
+            size += #","estimatedRowHeight":"#.utf8.count + number(height)
+        }
+        return size
+    }
+
+    /// A lower bound of ``document(_:)`` in O(sections): every row takes at least
+    /// `{"key":"","cells":{},"style":"muted"}` and a comma.
+    static func documentLowerBound(_ document: ListDocument) -> Int {
+        let minimalRow = #"{"key":"","cells":{},"style":"muted"},"#.utf8.count
+        var rows = 0
+        for section in document.sections { rows += section.rows.count }
+        return rows * minimalRow + document.sections.count * 60
+    }
+}

@@ -1,0 +1,25 @@
+extension JSONPatch {
+    /// The minimal keyed patch from `old` to `new`: applied in order to `old.json` by any
+    /// RFC 6902 implementation, it yields `new.json` (up to object member order).
+    ///
+    /// Sections match by key, rows by key across the whole list. Gone items are removed;
+    /// kept items off a longest increasing run of old positions move, one `move` each (the
+    /// fewest moves possible; a row changing section is one `move`); new items are added
+    /// whole; changed content gets `replace`/`add`/`remove` on the members that changed, or one
+    /// `replace` of the row when that is smaller. When the patch would be larger than the new
+    /// document, it is a single `replace` of the root instead. O(n log n) in rows.
+    public init(from old: ListDocument, to new: ListDocument) {
+        var diff = KeyedListDiff(old: old, new: new)
+        let writer = diff.run()
+        // The patch against `[{"op":"replace","path":"","value":DOCUMENT}]`: count the cheap
+        // lower bound first, the exact document size only when the patch comes close.
+        let rootOverhead = PatchWriter.valueOperationSize(op: "replace", path: .root, valueSize: 0) + 2
+        if writer.size > CanonicalSize.documentLowerBound(new) + rootOverhead
+            && writer.size > CanonicalSize.document(new) + rootOverhead
+        {
+            self.init(operations: [.replace(path: .root, value: new.json)])
+        } else {
+            self.init(operations: writer.operations)
+        }
+    }
+}

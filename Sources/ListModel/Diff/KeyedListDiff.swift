@@ -1,0 +1,243 @@
+/// Computes the keyed patch from one document to another, phase by phase.
+///
+/// Each operation's indexes are valid against the document as the operations before it left
+/// it. The phases:
+/// 1. Removals, from the last old section to the first (so earlier indexes never shift):
+///    gone sections whole, and gone rows of kept sections from the bottom up. A gone section
+///    that still holds kept rows *lingers* until phase 4.
+/// 2. Sections into their final order: every kept section off the longest increasing run
+///    moves once, new sections are added (holding only their new rows). Lingering sections
+///    stay where they are.
+/// 3. Rows into their final order: every kept row that is not an anchor moves once, within
+///    its section or across sections.
+/// 4. Lingering sections are removed; new rows of kept sections are added in ascending final
+///    order, so each one's final index is its index at that moment.
+/// 5. Content: changed members of kept sections and kept rows, at their final positions, then
+///    the list's own members.
+///
+/// Phases 2 and 3 place items on a line of slots (``layOutSlots``) and count occupied slots
+/// with a Fenwick tree (``PresenceCounter``), so each move costs O(log n).
+struct KeyedListDiff {
+    let old: ListDocument
+    let new: ListDocument
+    let match: KeyedMatch
+    var writer = PatchWriter()
+
+    /// For each old section that survives phase 1 (kept or lingering), its index after phase 2.
+    private var survivorIndex: [Int] = []
+    /// For each new section, its index after phase 2 (before lingering sections go).
+    private var newSectionIndex: [Int] = []
+
+    init(old: ListDocument, new: ListDocument) {
+        self.old = old
+        self.new = new
+        self.match = KeyedMatch(old: old, new: new)
+    }
+
+    /// The operations, in order.
+    mutating func run() -> PatchWriter {
+        removeGoneItems()
+        placeSections()
+        placeRows()
+        removeLingeringSectionsAndAddRows()
+        updateContent()
+        return writer
+    }
+
+    // MARK: Phase 1
+
+    private mutating func removeGoneItems() {
+        for oldSection in old.sections.indices.reversed() {
+            if match.oldSectionNew[oldSection] < 0 {
+                if !match.sectionLingers[oldSection] { writer.remove(Path.section(oldSection)) }
+                continue
+            }
+            let start = match.oldRowStart[oldSection]
+            for oldRow in (start..<match.oldRowStart[oldSection + 1]).reversed() where match.oldRowNew[oldRow] < 0 {
+                writer.remove(Path.row(oldSection, oldRow - start))
+            }
+        }
+    }
+
+    // MARK: Phase 2
+
+    private mutating func placeSections() {
+        let match = self.match
+        let survivors = old.sections.indices.filter { match.oldSectionNew[$0] >= 0 || match.sectionLingers[$0] }
+        var oldSlot = [Int](repeating: 0, count: old.sections.count)
+        var newSlot = [Int](repeating: 0, count: new.sections.count)
+        let slotCount = layOutSlots(
+            oldCount: survivors.count,
+            oldIsAnchor: { position in
+                let newSection = match.oldSectionNew[survivors[position]]
+                return newSection >= 0 && match.sectionIsAnchor[newSection]
+            },
+            newCount: new.sections.count, newIsAnchor: { match.sectionIsAnchor[$0] },
+            base: 0,
+            oldSlot: { oldSlot[survivors[$0]] = $1 }, newSlot: { newSlot[$0] = $1 })
+        var occupied = [Bool](repeating: false, count: slotCount)
+        for survivor in survivors { occupied[oldSlot[survivor]] = true }
+        var counter = PresenceCounter(occupied: occupied)
+
+        for (newSection, oldSection) in match.newSectionOld.enumerated() where !match.sectionIsAnchor[newSection] {
+            if oldSection >= 0 {
+                let from = counter.occupiedBefore(oldSlot[oldSection])
+                counter.free(oldSlot[oldSection])
+                let to = counter.occupiedBefore(newSlot[newSection])
+                counter.occupy(newSlot[newSection])
+                writer.move(from: Path.section(from), to: Path.section(to))
+            } else {
+                let to = counter.occupiedBefore(newSlot[newSection])
+                counter.occupy(newSlot[newSection])
+                addSection(newSection, at: to)
+            }
+        }
+        survivorIndex = [Int](repeating: -1, count: old.sections.count)
+        for survivor in survivors where match.sectionLingers[survivor] {
+            survivorIndex[survivor] = counter.occupiedBefore(oldSlot[survivor])
+        }
+        newSectionIndex = newSlot.map { counter.occupiedBefore($0) }
+        for (oldSection, newSection) in match.oldSectionNew.enumerated() where newSection >= 0 {
+            survivorIndex[oldSection] = newSectionIndex[newSection]
+        }
+    }
+
+    /// Adds a new section holding only its new rows; kept rows move in during phase 3.
+    private mutating func addSection(_ newSection: Int, at index: Int) {
+        var section = new.sections[newSection]
+        let start = match.newRowStart[newSection]
+        if (start..<match.newRowStart[newSection + 1]).contains(where: { match.isKept(newRow: $0) }) {
+            let match = self.match
+            section.rows = section.rows.indices.filter { !match.isKept(newRow: start + $0) }.map { section.rows[$0] }
+        }
+        writer.add(
+            Path.section(index), section.json(columns: new.columns),
+            valueSize: CanonicalSize.section(section, rows: section.rows))
+    }
+
+    // MARK: Phase 3
+
+    private mutating func placeRows() {
+        let match = self.match
+        let oldRowCount = match.oldRowNew.count
+        var oldSlot = [Int](repeating: -1, count: oldRowCount)
+        var newSlot = [Int](repeating: 0, count: match.newRowOld.count)
+        // Each container (a new section, or a lingering old section) gets a contiguous range.
+        var newSectionBase = [Int](repeating: 0, count: new.sections.count)
+        var oldSectionBase = [Int](repeating: 0, count: old.sections.count)
+        var next = 0
+        var keptOldRows: [Int] = []
+        for newSection in new.sections.indices {
+            newSectionBase[newSection] = next
+            let newStart = match.newRowStart[newSection]
+            let oldSection = match.newSectionOld[newSection]
+            keptOldRows.removeAll(keepingCapacity: true)
+            if oldSection >= 0 {
+                oldSectionBase[oldSection] = next
+                for oldRow in match.oldRowStart[oldSection]..<match.oldRowStart[oldSection + 1]
+                where match.oldRowNew[oldRow] >= 0 {
+                    keptOldRows.append(oldRow)
+                }
+            }
+            next = layOutSlots(
+                oldCount: keptOldRows.count,
+                oldIsAnchor: { match.newRowIsAnchor[Int(match.oldRowNew[keptOldRows[$0]])] },
+                newCount: match.newRowStart[newSection + 1] - newStart,
+                newIsAnchor: { match.newRowIsAnchor[newStart + $0] },
+                base: next,
+                oldSlot: { oldSlot[keptOldRows[$0]] = $1 }, newSlot: { newSlot[newStart + $0] = $1 })
+        }
+        for oldSection in old.sections.indices where match.sectionLingers[oldSection] {
+            oldSectionBase[oldSection] = next
+            for oldRow in match.oldRowStart[oldSection]..<match.oldRowStart[oldSection + 1] {
+                oldSlot[oldRow] = next
+                next += 1
+            }
+        }
+
+        // Occupied now: every old row still in the document, and the new rows that came
+        // with added sections.
+        var occupied = [Bool](repeating: false, count: next)
+        for slot in oldSlot where slot >= 0 { occupied[slot] = true }
+        for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection < 0 {
+            for newRow in match.newRowStart[newSection]..<match.newRowStart[newSection + 1]
+            where !match.isKept(newRow: newRow) {
+                occupied[newSlot[newRow]] = true
+            }
+        }
+        var counter = PresenceCounter(occupied: occupied)
+
+        for newSection in new.sections.indices {
+            let newStart = match.newRowStart[newSection]
+            let base = newSectionBase[newSection]
+            for newRow in newStart..<match.newRowStart[newSection + 1] where match.moves(newRow: newRow) {
+                let oldRow = Int(match.newRowOld[newRow])
+                let fromSection = Int(match.oldRowSection[oldRow])
+                let from = counter.occupiedBefore(oldSlot[oldRow]) - counter.occupiedBefore(oldSectionBase[fromSection])
+                counter.free(oldSlot[oldRow])
+                let to = counter.occupiedBefore(newSlot[newRow]) - counter.occupiedBefore(base)
+                counter.occupy(newSlot[newRow])
+                writer.move(
+                    from: Path.row(survivorIndex[fromSection], from),
+                    to: Path.row(newSectionIndex[newSection], to))
+            }
+        }
+    }
+
+    // MARK: Phase 4
+
+    private mutating func removeLingeringSectionsAndAddRows() {
+        // Old order is current order among survivors, so descending old index is bottom-up.
+        for oldSection in old.sections.indices.reversed() where match.sectionLingers[oldSection] {
+            writer.remove(Path.section(survivorIndex[oldSection]))
+        }
+        for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
+            let start = match.newRowStart[newSection]
+            for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
+                let row = new.sections[newSection].rows[newRow - start]
+                writer.add(
+                    Path.row(newSection, newRow - start), row.json(columns: new.columns),
+                    valueSize: CanonicalSize.row(row))
+            }
+        }
+    }
+
+    // MARK: Phase 5
+
+    private mutating func updateContent() {
+        for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
+            writer.appendSectionChanges(from: old.sections[oldSection], to: new.sections[newSection], at: newSection)
+        }
+        for newSection in new.sections.indices {
+            let start = match.newRowStart[newSection]
+            let newRows = new.sections[newSection].rows
+            for newRow in start..<match.newRowStart[newSection + 1] where match.isKept(newRow: newRow) {
+                let oldRow = Int(match.newRowOld[newRow])
+                let oldSection = Int(match.oldRowSection[oldRow])
+                let before = old.sections[oldSection].rows[oldRow - match.oldRowStart[oldSection]]
+                let after = newRows[newRow - start]
+                if before != after {
+                    writer.appendRowChanges(
+                        from: before, to: after, at: Path.row(newSection, newRow - start), columns: new.columns)
+                }
+            }
+        }
+        writer.appendListChanges(from: old, to: new)
+    }
+}
+
+/// The pointers the diff writes.
+enum Path {
+    static func section(_ section: Int) -> JSONPointer { JSONPointer(tokens: ["sections", String(section)]) }
+
+    static func row(_ section: Int, _ row: Int) -> JSONPointer {
+        JSONPointer(tokens: ["sections", String(section), "rows", String(row)])
+    }
+
+    static func member(_ name: String) -> JSONPointer { JSONPointer(tokens: [name]) }
+
+    /// `pointer` with more tokens appended.
+    static func appending(_ pointer: JSONPointer, _ tokens: String...) -> JSONPointer {
+        JSONPointer(tokens: pointer.tokens + tokens)
+    }
+}
