@@ -803,6 +803,10 @@
       // The browser would retry by itself with the stale URL: retry here, with backoff and `since`.
       this.disconnect();
       if (this.pendingMore) this.moreFailed(new Error('stream lost'));
+      else if (this.loading && this.awaitingReset) {
+        this.awaitingReset = false;
+        this.loadFailed(new Error('stream lost'));
+      }
       const delay = Math.min(this.config.reconnectMax, this.config.reconnectBase * 2 ** this.reconnects++);
       this.reconnectTimer = window.setTimeout(() => {
         this.reconnectTimer = 0;
@@ -870,6 +874,10 @@
     onDeleted() {
       this.disconnect();
       this.deleted = true;
+      clearTimeout(this.retryTimer);
+      if (this.pendingMore) clearTimeout(this.pendingMore.timer);
+      this.pendingMore = null;
+      if (this.loading) this.dispatch('list:paginationfailed', { error: 'deleted' });
       this.loading = false;
       this.observer.disconnect();
       this.paginationBody()?.remove();
