@@ -55,6 +55,50 @@ struct Country: ListRowConvertible {
         #expect(try doc.validated() == doc)
     }
 
+    /// The example of docs/SWIFT.md, as written there.
+    @Test func theSwiftGuideExample() throws {
+        let showArchive = true
+        let archivedCountries = [Country(code: "yu", name: "Yugoslavia", population: nil)]
+        let countries = [
+            Country(code: "fr", name: "France", population: 68.2),
+            Country(code: "de", name: "Germany", population: 84.5),
+        ]
+        let doc = ListDocument("Countries", emptyText: "No countries") {
+            Column.text("name", "Name")
+            Column.number("pop", "Population")
+            Column.image("flag", "Flag")
+            Column.link("wiki", "More")
+
+            Section("eu", header: "Europe", footer: "3 countries") {
+                Row("it") {
+                    Cell("name", "Italy")
+                    Cell("pop", 58.9)
+                    Cell("flag", image: "/img/it.png", alt: "Italian flag")
+                    Cell("wiki", link: "Wikipedia", href: "https://en.wikipedia.org/wiki/Italy")
+                }
+                for country in countries { country }
+            }
+            if showArchive {
+                Section("archive", header: "Archive", collapsible: true, collapsed: true) {
+                    archivedCountries
+                }
+            }
+        }
+        let checked = try doc.validated()
+        #expect(checked.json.objectValue?["sections"]?.arrayValue?.count == 2)
+        #expect(checked.rowCount == 4)
+        #expect(checked.emptyText == "No countries")
+        #expect(checked.sections[1].rows[0].cells == ["name": .text("Yugoslavia")])
+
+        let list = IndexedList(document: checked)
+        let page = list.page(after: nil, limit: 2)
+        #expect(checked.sections(in: page.parts).flatMap { $0.rows.map(\.key) } == ["it", "fr"])
+        let next = try #require(page.next)
+        let following = list.page(after: try Cursor(decoding: next.encoded), limit: 50)
+        #expect(checked.sections(in: following.parts).map(\.key) == ["eu", "archive"])
+        #expect(following.next == nil)
+    }
+
     @Test func conditionalsLoopsAndOptionals() {
         let showEmpty = false
         let archived: Section? = nil

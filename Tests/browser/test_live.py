@@ -205,6 +205,8 @@ def test_escaped_payloads_stay_inert(server, browser):
     wait_version(browser, 7)
     browser.js("return new Promise(r => setTimeout(r, 200))")
     equal(browser.pwned(), None, "window.__pwned")
+    errors = browser.js("const e = window.__errors; window.__errors = []; return e")
+    check(all(e.startswith("CSP: script-src") for e in errors), f"only the CSP's blocks of inline handlers: {errors}")
     try:
         alert = browser.driver.switch_to.alert
         raise AssertionError(f"an alert opened: {alert.text}")
