@@ -89,7 +89,7 @@ extension HTMLWriter {
             }
         } else {
             for column in 0..<columnCount {
-                cell(cells, at: cells.isEmpty ? nil : cells.index(forKey: columns.keys[column]), row: row, linked: linked, column: column, of: columns)
+                cell(cells, at: cells.isEmpty ? nil : cells.index(forKey: columns.columns[column].key), row: row, linked: linked, column: column, of: columns)
             }
         }
         raw("</tr>")
@@ -106,7 +106,7 @@ extension HTMLWriter {
         case .plain: raw("<td>")
         case .number: raw("<td class=\"num\">")
         case .custom:
-            if let cellClass = columns.columns[index].custom!.cellClass {
+            if let cellClass = columns.customs[index]!.cellClass {
                 raw("<td class=\"")
                 escape(cellClass)
                 raw("\">")
@@ -134,8 +134,7 @@ extension HTMLWriter {
         column index: Int, of columns: ResolvedColumns
     ) {
         if case .custom = plan {
-            let resolved = columns.columns[index]
-            resolved.custom!.render(at.map { cells.values[$0] }, resolved.column, &self)
+            columns.customs[index]!.render(at.map { cells.values[$0] }, columns.columns[index], &self)
         } else if let at {
             builtInCell(present: cells.values[at])
         }

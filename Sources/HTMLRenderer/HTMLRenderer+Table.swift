@@ -61,15 +61,15 @@ extension HTMLWriter {
     /// The column headers: `<tr><th scope="col">…</tr>`.
     mutating func headRow(_ columns: ResolvedColumns) {
         raw("<tr>")
-        for resolved in columns.columns {
-            if let cellClass = resolved.cellClass {
+        for index in columns.columns.indices {
+            if let cellClass = columns.cellClass(index) {
                 raw("<th scope=\"col\" class=\"")
                 escape(cellClass)
                 raw("\">")
             } else {
                 raw("<th scope=\"col\">")
             }
-            text(resolved.column.title)
+            text(columns.columns[index].title)
             raw("</th>")
         }
         raw("</tr>")
