@@ -12,6 +12,10 @@
    */
   /** @typedef {{section: number, row: number}} IndexPath */
   /** @typedef {{op: string, path: string, from?: string, value?: *}} PatchOp */
+  /**
+   * What a DOM sync did: rows added and removed (by key), new row elements, replaced elements.
+   * @typedef {{added: number, removed: number, entered: Element[], replaced: Set<Element>}} SyncStats
+   */
 
   /** Tunables; override with `window.ListClientConfig = {...}` before the script runs. */
   const DEFAULTS = {
@@ -48,12 +52,16 @@
     return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
 
-  /** @param {*} v */
+  /**
+   * @param {*} v
+   */
   const isContainer = (v) => v !== null && typeof v === 'object';
 
   /**
    * The array index a token names; `-` (one past the end) only when `forAdd`.
-   * @param {Array<*>} array @param {string} token @param {boolean} forAdd
+   * @param {Array<*>} array
+   * @param {string} token
+   * @param {boolean} forAdd
    */
   function arrayIndex(array, token, forAdd) {
     if (forAdd && token === '-') return array.length;
@@ -65,10 +73,17 @@
     return index;
   }
 
-  /** @param {*} obj @param {string} key */
+  /**
+   * @param {*} obj
+   * @param {string} key
+   */
   const hasOwn = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 
-  /** The value at `tokens`; throws when absent. @param {*} doc @param {string[]} tokens */
+  /**
+   * The value at `tokens`; throws when absent.
+   * @param {*} doc
+   * @param {string[]} tokens
+   */
   function getAt(doc, tokens) {
     let value = doc;
     for (const token of tokens) {
@@ -79,12 +94,22 @@
     return value;
   }
 
-  /** Sets an own property, safely even for `__proto__`. @param {*} obj @param {string} key @param {*} value */
+  /**
+   * Sets an own property, safely even for `__proto__`.
+   * @param {*} obj
+   * @param {string} key
+   * @param {*} value
+   */
   function setOwn(obj, key, value) {
     Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   }
 
-  /** @param {*} doc @param {string[]} tokens @param {*} value @returns {*} the new document */
+  /**
+   * @param {*} doc
+   * @param {string[]} tokens
+   * @param {*} value
+   * @returns {*} the new document
+   */
   function addAt(doc, tokens, value) {
     if (tokens.length === 0) return value;
     const parent = getAt(doc, tokens.slice(0, -1));
@@ -95,7 +120,11 @@
     return doc;
   }
 
-  /** @param {*} doc @param {string[]} tokens @returns {*} the removed value */
+  /**
+   * @param {*} doc
+   * @param {string[]} tokens
+   * @returns {*} the removed value
+   */
   function removeAt(doc, tokens) {
     if (tokens.length === 0) throw new PatchError('cannot remove the whole document');
     const parent = getAt(doc, tokens.slice(0, -1));
@@ -109,7 +138,12 @@
     throw new PatchError('no value to remove at /' + tokens.join('/'));
   }
 
-  /** JSON equality (object member order does not matter). @param {*} a @param {*} b @returns {boolean} */
+  /**
+   * JSON equality (object member order does not matter).
+   * @param {*} a
+   * @param {*} b
+   * @returns {boolean}
+   */
   function deepEqual(a, b) {
     if (a === b) return true;
     if (!isContainer(a) || !isContainer(b) || Array.isArray(a) !== Array.isArray(b)) return false;
@@ -118,13 +152,19 @@
     return ka.length === kb.length && ka.every((k) => hasOwn(b, k) && deepEqual(a[k], b[k]));
   }
 
-  /** @template T @param {T} value @returns {T} */
+  /**
+   * @template T
+   * @param {T} value
+   * @returns {T}
+   */
   const clone = (value) => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
 
   /**
    * Applies an RFC 6902 patch to a copy of `doc`; throws PatchError when any operation fails
    * (the input is never changed, so the application is atomic).
-   * @param {*} doc @param {PatchOp[]} ops @returns {*}
+   * @param {*} doc
+   * @param {PatchOp[]} ops
+   * @returns {*}
    */
   function applyPatch(doc, ops) {
     if (!Array.isArray(ops)) throw new PatchError('a patch is an array');
@@ -159,7 +199,9 @@
     return out;
   }
 
-  /** @param {PatchOp} op */
+  /**
+   * @param {PatchOp} op
+   */
   function requireValue(op) {
     if (!hasOwn(op, 'value')) throw new PatchError(op.op + ' needs a value');
     return op.value;
@@ -173,7 +215,8 @@
   /**
    * Parses trusted server markup (a `<tr>` or `<tbody>`) into one element, through a
    * `<template>` so table parts keep their table parsing context. Scripts in it stay inert.
-   * @param {string} html @returns {HTMLElement}
+   * @param {string} html
+   * @returns {HTMLElement}
    */
   function parseElement(html) {
     template.innerHTML = html;
@@ -182,30 +225,67 @@
     return /** @type {HTMLElement} */ (document.adoptNode(el));
   }
 
-  /** The `id` the renderer gives a section's `<tbody>` (HTMLRenderer.sectionElementID). @param {string} key */
+  /**
+   * The `id` the renderer gives a section's `<tbody>` (HTMLRenderer.sectionElementID).
+   * @param {string} key
+   */
   function sectionElementID(key) {
     return 'list-section-' + key.replace(/[\u0000-\u0020%\u007f]/g,
       (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
   }
 
-  /** @param {HTMLTableSectionElement} tbody @returns {HTMLTableRowElement[]} */
+  /**
+   * A key as the page's `data-row`/`data-section` holds it: the HTML parser reads U+0000 as U+FFFD.
+   * @param {string} key
+   */
+  const domKey = (key) => key.replace(/\u0000/g, '\ufffd');
+
+  /**
+   * Copies `data-row-height`/`data-estimated-row-height` into CSS variables where the browser's
+   * CSS cannot read typed `attr()` itself (docs/HTML.md).
+   * @param {HTMLTableElement} table
+   */
+  function copyRowHeights(table) {
+    if (window.CSS && CSS.supports('height: attr(data-row-height px)')) return;
+    const set = (/** @type {string} */ name, /** @type {string|undefined} */ value) => {
+      if (value && Number.isFinite(Number(value))) table.style.setProperty(name, Number(value) + 'px');
+    };
+    set('--row-height', table.dataset.rowHeight);
+    set('--estimated-row-height', table.dataset.estimatedRowHeight);
+  }
+
+  /**
+   * The rows of a section's `<tbody>` (not its header, footer or leaving rows).
+   * @param {HTMLTableSectionElement} tbody
+   * @returns {HTMLTableRowElement[]}
+   */
   const rowsOf = (tbody) => Array.from(tbody.rows).filter((r) => r.hasAttribute('data-row'));
 
   const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-  /** The `after` parameter of a URL, or null. @param {?string} url */
+  /**
+   * The `after` parameter of a URL, or null.
+   * @param {?string} url
+   */
   function afterParam(url) {
     if (!url) return null;
     try { return new URL(url, location.href).searchParams.get('after'); } catch (e) { return null; }
   }
 
-  /** The rel=next URL of a `Link` header, or null. @param {?string} header */
+  /**
+   * The rel=next URL of a `Link` header, or null.
+   * @param {?string} header
+   */
   function nextLink(header) {
     const match = header && /<([^>]*)>\s*;[^,]*rel="?next"?/.exec(header);
     return match ? match[1] : null;
   }
 
-  /** A duplicate-free copy of a view document: the first section or row with a key wins. @param {*} doc @returns {ViewDoc} */
+  /**
+   * A duplicate-free copy of a view document: the first section or row with a key wins.
+   * @param {*} doc
+   * @returns {ViewDoc}
+   */
   function normalizeDoc(doc) {
     const seenSections = new Set();
     const seenRows = new Set();
@@ -213,20 +293,26 @@
     for (const s of (doc && Array.isArray(doc.sections)) ? doc.sections : []) {
       if (!s || seenSections.has(s.key)) continue;
       seenSections.add(s.key);
-      const rows = (Array.isArray(s.rows) ? s.rows : []).filter((r) => r && !seenRows.has(r.key) && seenRows.add(r.key));
+      const rows = (Array.isArray(s.rows) ? s.rows : [])
+        .filter((/** @type {ViewRow} */ r) => r && !seenRows.has(r.key) && seenRows.add(r.key));
       sections.push(Object.assign({}, s, { header: s.header ?? null, footer: s.footer ?? null, rows }));
     }
     return Object.assign({}, doc, { sections });
   }
 
-  /** @param {ViewDoc} doc */
+  /**
+   * @param {ViewDoc} doc
+   */
   const rowCount = (doc) => doc.sections.reduce((n, s) => n + s.rows.length, 0);
 
   // ---------------------------------------------------------------------------------------
   // One enhanced table
 
   class ListView {
-    /** @param {HTMLTableElement} table @param {typeof DEFAULTS} config */
+    /**
+     * @param {HTMLTableElement} table
+     * @param {typeof DEFAULTS} config
+     */
     constructor(table, config) {
       this.table = table;
       this.config = config;
@@ -257,9 +343,12 @@
       this.reconnects = 0;
       this.reconnectTimer = 0;
       this.deleted = false;
+      this.awaitingReset = false; // a load waits for the reset of a fresh subscription
       this.busyAnimations = 0;
       /** Row tops measured before the running DOM change (when animating). */
       this.measured = /** @type {Map<Element, number>} */ (new Map());
+      /** The latest slide of each row, so an older slide's cleanup leaves a newer one alone. */
+      this.flips = /** @type {WeakMap<Element, object>} */ (new WeakMap());
       this.resumeLive = false;
       this.linkRow = this.paginationBody()?.rows[0] || null;
       this.announcer = this.createAnnouncer();
@@ -269,6 +358,7 @@
       this.sectionBodies().forEach((tb) => this.applyCollapse(tb));
       table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
       table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
+      copyRowHeights(table);
       table.addEventListener('click', (e) => this.onClick(e));
       this.observe();
       if (config.live && typeof EventSource === 'function') this.connect(true);
@@ -276,7 +366,10 @@
 
     // -- reading the page ------------------------------------------------------------------
 
-    /** The view document the server-rendered table shows. @returns {ViewDoc} */
+    /**
+     * The view document the server-rendered table shows.
+     * @returns {ViewDoc}
+     */
     readDocument() {
       const t = this.table;
       const mark = (/** @type {?Element} */ el) => {
@@ -301,17 +394,24 @@
       });
     }
 
-    /** @returns {HTMLTableSectionElement[]} */
+    /**
+     * @returns {HTMLTableSectionElement[]}
+     */
     sectionBodies() {
       return Array.from(this.table.tBodies).filter((b) => b.hasAttribute('data-section'));
     }
 
-    /** @returns {?HTMLTableSectionElement} */
+    /**
+     * @returns {?HTMLTableSectionElement}
+     */
     paginationBody() {
       return this.table.querySelector(':scope > tbody.pagination');
     }
 
-    /** The `<tbody>` showing the list's state or empty text instead of rows, if any. @returns {?HTMLTableSectionElement} */
+    /**
+     * The `<tbody>` showing the list's state or empty text instead of rows, if any.
+     * @returns {?HTMLTableSectionElement}
+     */
     statusBody() {
       return this.table.querySelector(':scope > tbody:not([data-section]):not(.pagination):not(.list-leave)');
     }
@@ -326,19 +426,26 @@
       return head ? Math.max(1, head.cells.length) : 1;
     }
 
-    /** @param {Element} tr @returns {IndexPath} */
+    /**
+     * @param {Element} tr
+     * @returns {IndexPath}
+     */
     indexPath(tr) {
       const tbody = /** @type {HTMLTableSectionElement} */ (tr.parentElement);
       return { section: this.sectionBodies().indexOf(tbody), row: rowsOf(tbody).indexOf(/** @type {HTMLTableRowElement} */ (tr)) };
     }
 
-    /** @returns {?IndexPath} */
+    /**
+     * @returns {?IndexPath}
+     */
     lastRowPath() {
       const rows = this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]');
       return rows.length ? this.indexPath(rows[rows.length - 1]) : null;
     }
 
-    /** @param {string} key */
+    /**
+     * @param {string} key
+     */
     rowElement(key) {
       for (const tr of this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]')) {
         if (tr.getAttribute('data-row') === key) return tr;
@@ -346,14 +453,19 @@
       return null;
     }
 
-    /** @param {string} name @param {*} detail */
+    /**
+     * @param {string} name
+     * @param {*} detail
+     */
     dispatch(name, detail) {
       this.table.dispatchEvent(new CustomEvent(name, { bubbles: true, detail }));
     }
 
     // -- user input --------------------------------------------------------------------------
 
-    /** @param {MouseEvent} e */
+    /**
+     * @param {MouseEvent} e
+     */
     onClick(e) {
       const target = /** @type {Element} */ (e.target);
       const toggle = target.closest('tr.section-header button[aria-expanded]');
@@ -371,7 +483,8 @@
 
     /**
      * Collapses or expands a section (flips it when `collapsed` is omitted).
-     * @param {string} key @param {boolean=} collapsed
+     * @param {string} key
+     * @param {boolean=} collapsed
      */
     toggleSection(key, collapsed) {
       const tbody = this.sectionBodies().find((b) => b.dataset.section === key);
@@ -389,7 +502,7 @@
       const key = tbody.dataset.section || '';
       const button = tbody.querySelector(':scope > tr.section-header button[aria-expanded]');
       if (!button) {
-        if (!tbody.classList.contains('continued')) tbody.classList.remove('collapsed');
+        if (!tbody.classList.contains('continued')) tbody.classList.remove('collapsed', 'list-collapsed');
         return;
       }
       let collapsed = this.collapsed.get(key);
@@ -402,6 +515,7 @@
       if (controls && !tbody.id) tbody.id = controls;
       tbody.classList.add('collapsible');
       tbody.classList.toggle('collapsed', collapsed);
+      tbody.classList.toggle('list-collapsed', collapsed); // what list.css hides
     }
 
     // -- tail loading -------------------------------------------------------------------------
@@ -426,14 +540,24 @@
 
     /** One attempt: through the subscription when there is one, else a GET fragment. */
     tryLoad() {
+      this.awaitingReset = false;
       if (this.subscription && this.stream && this.stream.readyState === EventSource.OPEN) {
         this.requestMore();
-      } else {
+      } else if (!this.windowByCount) {
         this.fetchPage();
+      } else if (this.config.live && typeof EventSource === 'function') {
+        // The stream grew the window past any cursor known here: only a fresh subscription
+        // can continue it, so ask for a reset and load through it.
+        this.awaitingReset = true;
+        this.restartStream(false);
+      } else {
+        this.loadFailed(new Error('no cursor to continue from'));
       }
     }
 
-    /** @param {*} error */
+    /**
+     * @param {*} error
+     */
     loadFailed(error) {
       if (!this.loading) return;
       if (this.attempt < this.config.retries) {
@@ -446,7 +570,10 @@
       this.dispatch('list:paginationfailed', { error: String(error && error.message || error) });
     }
 
-    /** Ends a successful load. @param {?Element} firstNewRow */
+    /**
+     * Ends a successful load.
+     * @param {?Element} firstNewRow
+     */
     loadFinished(firstNewRow) {
       this.loading = false;
       this.showPagination('idle');
@@ -462,20 +589,21 @@
         this.loadFinished(null);
         return;
       }
-      let text, link;
+      let text, link, listCursor;
       try {
         const url = `${this.base}/rows?after=${encodeURIComponent(cursor)}&limit=${this.pageSize}`;
         const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
         if (!response.ok) throw new Error('HTTP ' + response.status);
         text = await response.text();
         link = response.headers.get('Link');
+        listCursor = response.headers.get('List-Cursor');
       } catch (error) {
         this.loadFailed(error);
         return;
       }
       if (!this.loading || this.cursor !== cursor) return; // superseded (reset, deletion)
       this.fetched.add(cursor);
-      const first = this.appendFragment(text, link);
+      const first = this.appendFragment(text, link, listCursor);
       this.stale = true;
       this.loadFinished(first);
       if (this.stream) this.restartStream(false); // the window grew outside the stream
@@ -483,24 +611,30 @@
 
     /**
      * Appends a `GET …/rows` fragment: continued sections' rows join their tbody.
-     * @param {string} html @param {?string} link @returns {?Element} the first new row
+     * @param {string} html
+     * @param {?string} link the `Link` header (rel=next: the next page)
+     * @param {?string} listCursor the optional `List-Cursor` header: the cursor after the last row
+     * @returns {?Element} the first new row
      */
-    appendFragment(html, link) {
+    appendFragment(html, link, listCursor) {
       template.innerHTML = html;
       const bodies = Array.from(template.content.children).filter((el) => el.tagName === 'TBODY');
       let first = /** @type {?Element} */ (null);
-      let nextBody = /** @type {?Element} */ (null);
+      let nextBody = /** @type {?HTMLTableSectionElement} */ (null);
       let added = 0;
+      const shown = new Set(Array.from(this.table.querySelectorAll('tr[data-row]'), (tr) => tr.getAttribute('data-row')));
       this.mutate(() => {
         for (const body of bodies) {
           document.adoptNode(body);
-          if (body.classList.contains('pagination')) { nextBody = body; continue; }
+          if (body.classList.contains('pagination')) { nextBody = /** @type {HTMLTableSectionElement} */ (body); continue; }
           const key = body.getAttribute('data-section');
           const existing = key === null ? null : this.sectionBodies().find((b) => b.dataset.section === key);
           for (const tr of body.querySelectorAll(':scope > tr')) {
+            const rowKey = tr.getAttribute('data-row');
+            if (rowKey !== null && shown.has(rowKey)) { tr.remove(); continue; } // moved during the walk
+            if (rowKey !== null) { shown.add(rowKey); added++; first = first || tr; }
             this.source.set(tr, tr.outerHTML);
             this.pristine.add(tr);
-            if (tr.hasAttribute('data-row')) { added++; first = first || tr; }
           }
           if (existing) existing.append(...Array.from(body.children));
           else this.table.insertBefore(body, this.statusBody() || this.paginationBody());
@@ -508,7 +642,7 @@
         }
         return null;
       });
-      const next = nextLink(link) || (nextBody && nextBody.querySelector('a[rel~="next"]')?.getAttribute('href'));
+      const next = nextLink(link) || nextBody?.querySelector('a[rel~="next"]')?.getAttribute('href') || null;
       const cursor = afterParam(next);
       if (nextBody && cursor) {
         this.linkRow = nextBody.rows[0] || this.linkRow;
@@ -516,7 +650,11 @@
         this.table.dataset.cursor = cursor;
       } else {
         this.paginationBody()?.remove();
-        this.windowByCount = true; // the cursor after the last row is unknown
+        if (listCursor) {
+          this.cursor = listCursor;
+          this.table.dataset.cursor = listCursor;
+        }
+        this.windowByCount = !listCursor; // without it the cursor after the last row is unknown
       }
       if (added) this.announce(`${added} more ${added === 1 ? 'row' : 'rows'} loaded`);
       return first;
@@ -535,6 +673,7 @@
       try {
         const url = `${this.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`;
         const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+        if (response.status === 404 || response.status === 410) this.subscription = null; // retry by GET
         if (!response.ok) throw new Error('HTTP ' + response.status);
         const body = await response.json().catch(() => null);
         if (body && typeof body.until === 'string') { this.cursor = body.until; this.windowByCount = false; }
@@ -544,7 +683,9 @@
       }
     }
 
-    /** @param {*} error */
+    /**
+     * @param {*} error
+     */
     moreFailed(error) {
       if (!this.pendingMore) return;
       clearTimeout(this.pendingMore.timer);
@@ -560,14 +701,18 @@
       this.pendingMore = null;
       const keys = this.doc.sections.flatMap((s) => s.rows.map((r) => r.key));
       const at = pending.lastKey === null ? 0 : keys.indexOf(pending.lastKey) + 1 || pending.rows;
-      this.loadFinished(at < keys.length ? this.rowElement(keys[at]) : null);
+      this.loadFinished(at < keys.length ? this.rowElement(domKey(keys[at])) : null);
     }
 
-    /** Shows the pagination row as the link, a spinner, or an error with a retry button. @param {'idle'|'loading'|'error'} state */
+    /**
+     * Shows the pagination row as the link, a spinner, or an error with a retry button.
+     * @param {'idle'|'loading'|'error'} state
+     */
     showPagination(state) {
       const body = this.paginationBody();
+      const stateLoading = !!this.statusBody()?.classList.contains('state-loading');
       for (const el of [this.table, body]) {
-        if (el && state === 'loading') el.setAttribute('aria-busy', 'true');
+        if (el && (state === 'loading' || (el === this.table && stateLoading))) el.setAttribute('aria-busy', 'true');
         else if (el) el.removeAttribute('aria-busy');
       }
       if (!body) return;
@@ -582,7 +727,9 @@
 
     /**
      * A full-width row holding a message and, for `retry`/`button`, a button.
-     * @param {string} className @param {string} text @param {'spinner'|'retry'|'button'} extra
+     * @param {string} className
+     * @param {string} text
+     * @param {'spinner'|'retry'|'button'} extra
      */
     statusRow(className, text, extra) {
       const tr = document.createElement('tr');
@@ -615,7 +762,10 @@
 
     // -- the live stream ----------------------------------------------------------------------
 
-    /** Opens the `view=html` stream; `resume` asks to continue after the last event id. @param {boolean} resume */
+    /**
+     * Opens the `view=html` stream; `resume` asks to continue after the last event id.
+     * @param {boolean} resume
+     */
     connect(resume) {
       if (this.deleted || this.stream) return;
       const params = new URLSearchParams({ view: 'html' });
@@ -643,7 +793,9 @@
       this.reconnectTimer = 0;
     }
 
-    /** @param {boolean} resume */
+    /**
+     * @param {boolean} resume
+     */
     restartStream(resume) {
       this.disconnect();
       this.connect(resume);
@@ -653,6 +805,10 @@
       // The browser would retry by itself with the stale URL: retry here, with backoff and `since`.
       this.disconnect();
       if (this.pendingMore) this.moreFailed(new Error('stream lost'));
+      else if (this.loading && this.awaitingReset) {
+        this.awaitingReset = false;
+        this.loadFailed(new Error('stream lost'));
+      }
       const delay = Math.min(this.config.reconnectMax, this.config.reconnectBase * 2 ** this.reconnects++);
       this.reconnectTimer = window.setTimeout(() => {
         this.reconnectTimer = 0;
@@ -660,16 +816,21 @@
       }, delay * (0.75 + Math.random() / 4));
     }
 
-    /** @param {MessageEvent} e */
+    /**
+     * @param {MessageEvent} e
+     */
     onReset(e) {
       let data;
       try { data = JSON.parse(e.data); } catch (err) { this.restartStream(false); return; }
       this.subscription = data.subscription || null;
       this.stale = false;
       this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''));
+      if (this.loading && this.awaitingReset && !this.pendingMore) this.tryLoad();
     }
 
-    /** @param {MessageEvent} e */
+    /**
+     * @param {MessageEvent} e
+     */
     onPatch(e) {
       let doc;
       try {
@@ -682,7 +843,11 @@
       this.update(doc, e.lastEventId);
     }
 
-    /** Takes a new view document at `version` and brings the DOM in line. @param {ViewDoc} doc @param {string} version */
+    /**
+     * Takes a new view document at `version` and brings the DOM in line.
+     * @param {ViewDoc} doc
+     * @param {string} version
+     */
     update(doc, version) {
       this.reconnects = 0;
       this.doc = doc;
@@ -711,6 +876,10 @@
     onDeleted() {
       this.disconnect();
       this.deleted = true;
+      clearTimeout(this.retryTimer);
+      if (this.pendingMore) clearTimeout(this.pendingMore.timer);
+      this.pendingMore = null;
+      if (this.loading) this.dispatch('list:paginationfailed', { error: 'deleted' });
       this.loading = false;
       this.observer.disconnect();
       this.paginationBody()?.remove();
@@ -738,7 +907,11 @@
 
     // -- reconciling the DOM with the view document -------------------------------------------
 
-    /** Whether `el` shows `html` already. @param {?Element} el @param {string} html */
+    /**
+     * Whether `el` shows `html` already.
+     * @param {?Element} el
+     * @param {string} html
+     */
     same(el, html) {
       if (!el) return false;
       const source = this.source.get(el);
@@ -751,7 +924,11 @@
       return false;
     }
 
-    /** `el` when it shows `html`, else a new element made from it. @param {?Element} el @param {string} html */
+    /**
+     * `el` when it shows `html`, else a new element made from it.
+     * @param {?Element} el
+     * @param {string} html
+     */
     reuse(el, html) {
       if (el && this.same(el, html)) return el;
       const made = parseElement(html);
@@ -761,9 +938,22 @@
 
     /**
      * Changes the table's DOM to show `doc`, keeping every element whose markup is unchanged.
-     * @param {ViewDoc} doc @returns {{added: number, removed: number, entered: Element[]}}
+     * @param {ViewDoc} doc
+     * @returns {SyncStats}
      */
     sync(doc) {
+      this.syncHead(doc);
+      const stats = this.syncSections(doc.sections);
+      const sections = this.sectionBodies();
+      this.syncStatus(doc.status ?? null, sections[sections.length - 1] || this.table.tHead || this.table.caption);
+      return stats;
+    }
+
+    /**
+     * The caption's text and the head row.
+     * @param {ViewDoc} doc
+     */
+    syncHead(doc) {
       const t = this.table;
       if (typeof doc.title === 'string') {
         const caption = t.caption || t.createCaption();
@@ -775,57 +965,82 @@
         const row = this.reuse(old, doc.head);
         if (row !== old) old ? old.replaceWith(row) : thead.append(row);
       }
-      const bodies = new Map(this.sectionBodies().reverse().map((b) => [b.dataset.section, b]));
+    }
+
+    /**
+     * Orders the section `<tbody>`s and their rows by key: unchanged rows stay the same
+     * elements (moved if needed), changed ones are replaced, removed ones leave.
+     * @param {ViewSection[]} sections
+     * @returns {SyncStats}
+     */
+    syncSections(sections) {
+      const t = this.table;
+      const stale = new Set(this.sectionBodies());
+      const bodies = new Map([...stale].reverse().map((b) => [b.dataset.section, b]));
       /** @type {Map<string, Element>} */
       const rows = new Map();
       for (const tr of Array.from(t.querySelectorAll(':scope > tbody[data-section] > tr[data-row]')).reverse()) {
         rows.set(tr.getAttribute('data-row') || '', tr);
       }
-      const stats = { added: 0, removed: 0, entered: /** @type {Element[]} */ ([]) };
-      const replaced = new Set();
+      /** @type {SyncStats} */
+      const stats = { added: 0, removed: 0, entered: [], replaced: new Set() };
       const plans = [];
       let previous = /** @type {?Element} */ (t.tHead || t.caption);
-      for (const section of doc.sections) {
-        let tbody = bodies.get(section.key);
-        bodies.delete(section.key);
-        if (!tbody) {
+      for (const section of sections) {
+        const key = domKey(section.key);
+        let tbody = bodies.get(key);
+        bodies.delete(key);
+        if (tbody) stale.delete(tbody);
+        else {
           tbody = document.createElement('tbody');
-          tbody.setAttribute('data-section', section.key);
+          tbody.setAttribute('data-section', key);
         }
         const next = previous ? previous.nextElementSibling : t.firstElementChild;
         if (next !== tbody) t.insertBefore(tbody, next);
         previous = tbody;
-        const wanted = [];
-        if (section.header !== null) wanted.push(this.reuse(tbody.querySelector(':scope > tr.section-header'), section.header));
-        for (const row of section.rows) {
-          const old = rows.get(row.key) || null;
-          const el = this.reuse(old, row.html);
-          if (el !== old) {
-            if (old) replaced.add(old);
-            else { stats.added++; stats.entered.push(el); }
-          }
-          wanted.push(el);
-        }
-        if (section.footer !== null) wanted.push(this.reuse(tbody.querySelector(':scope > tr.section-footer'), section.footer));
+        const wanted = this.wantedChildren(tbody, section, rows, stats);
         this.arrange(tbody, wanted);
         plans.push({ tbody, keep: new Set(wanted) });
       }
-      const keys = new Set(doc.sections.flatMap((s) => s.rows.map((r) => r.key)));
+      const keys = new Set(sections.flatMap((s) => s.rows.map((r) => domKey(r.key))));
       for (const [key] of rows) if (!keys.has(key)) stats.removed++;
       for (const { tbody, keep } of plans) {
         for (const child of Array.from(tbody.children)) {
-          if (!keep.has(child)) this.discard(child, replaced.has(child));
+          if (!keep.has(child)) this.discard(child, stats.replaced.has(child));
         }
         this.applyCollapse(tbody);
       }
-      for (const tbody of bodies.values()) tbody.remove();
-      this.syncStatus(doc.status ?? null, previous);
+      for (const tbody of stale) tbody.remove();
       return stats;
     }
 
     /**
+     * The elements a section's `<tbody>` should hold, reusing unchanged ones.
+     * @param {HTMLTableSectionElement} tbody
+     * @param {ViewSection} section
+     * @param {Map<string, Element>} rows the table's row elements by key
+     * @param {SyncStats} stats
+     */
+    wantedChildren(tbody, section, rows, stats) {
+      const wanted = [];
+      if (section.header !== null) wanted.push(this.reuse(tbody.querySelector(':scope > tr.section-header'), section.header));
+      for (const row of section.rows) {
+        const old = rows.get(domKey(row.key)) || null;
+        const el = this.reuse(old, row.html);
+        if (el !== old) {
+          if (old) stats.replaced.add(old);
+          else { stats.added++; stats.entered.push(el); }
+        }
+        wanted.push(el);
+      }
+      if (section.footer !== null) wanted.push(this.reuse(tbody.querySelector(':scope > tr.section-footer'), section.footer));
+      return wanted;
+    }
+
+    /**
      * Puts `wanted` in order inside `tbody`; other children keep their place for now.
-     * @param {HTMLTableSectionElement} tbody @param {Element[]} wanted
+     * @param {HTMLTableSectionElement} tbody
+     * @param {Element[]} wanted
      */
     arrange(tbody, wanted) {
       const set = new Set(wanted);
@@ -837,7 +1052,11 @@
       }
     }
 
-    /** Removes a row; a visible removed row fades out first when animating. @param {Element} el @param {boolean} wasReplaced */
+    /**
+     * Removes a row; a visible removed row fades out first when animating.
+     * @param {Element} el
+     * @param {boolean} wasReplaced
+     */
     discard(el, wasReplaced) {
       if (el.classList.contains('list-leave')) return; // already leaving
       const top = this.measured.get(el);
@@ -852,7 +1071,10 @@
       this.later(() => this.mutate(() => { el.remove(); return null; }));
     }
 
-    /** @param {?string} status @param {?Element} after */
+    /**
+     * @param {?string} status
+     * @param {?Element} after
+     */
     syncStatus(status, after) {
       const old = this.statusBody();
       const el = status === null ? null : this.reuse(old, status);
@@ -872,7 +1094,10 @@
       return this.config.animate && !reducedMotion();
     }
 
-    /** Runs `fn` after the row animations' time. @param {() => void} fn */
+    /**
+     * Runs `fn` after the row animations' time.
+     * @param {() => void} fn
+     */
     later(fn) {
       this.busyAnimations++;
       window.setTimeout(() => { this.busyAnimations--; fn(); }, this.config.animationMs + 20);
@@ -881,38 +1106,73 @@
     /**
      * Runs a DOM change keeping the first visible row where it was on screen (when rows change
      * above the viewport) and sliding rows that moved to their new place (FLIP).
-     * @template {?{entered: Element[]}} R @param {() => R} change @returns {R}
+     * @template {?{entered: Element[]}} R
+     * @param {() => R} change
+     * @returns {R}
      */
     mutate(change) {
       const animate = this.animating();
-      const rows = () => Array.from(this.table.querySelectorAll(':scope > tbody > tr[data-row]'));
-      const before = new Map();
-      if (animate) for (const tr of rows()) before.set(tr, tr.getBoundingClientRect().top);
+      const margin = animate ? window.innerHeight : 0;
+      const before = this.rowsNear(margin);
       const anchors = this.anchors(before);
-      this.measured = before;
+      this.measured = animate ? before : new Map();
       const result = change();
       this.measured = new Map();
       this.compensate(anchors);
-      if (animate) this.flip(before, rows(), result ? result.entered : []);
+      if (animate) this.flip(before, this.rowsNear(margin), result ? result.entered : []);
       return result;
     }
 
-    /** Up to three rows in view with their tops, when the page is scrolled. @param {Map<Element, number>} measured */
-    anchors(measured) {
+    /**
+     * The visible rows within `margin` px of the viewport with their tops, in page order. Binary
+     * search per section keeps this to a few dozen measurements however long the table is.
+     * @param {number} margin
+     * @returns {Map<Element, number>}
+     */
+    rowsNear(margin) {
+      const low = -margin;
+      const high = window.innerHeight + margin;
+      const out = new Map();
+      for (const tbody of this.sectionBodies()) {
+        if (tbody.classList.contains('list-collapsed')) continue;
+        const box = tbody.getBoundingClientRect();
+        if (box.height === 0 || box.bottom < low || box.top > high) continue;
+        const rows = rowsOf(tbody);
+        let lo = 0;
+        let hi = rows.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (rows[mid].getBoundingClientRect().bottom < low) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let i = lo; i < rows.length; i++) {
+          const rect = rows[i].getBoundingClientRect();
+          if (rect.top > high) break;
+          if (rect.height > 0) out.set(rows[i], rect.top);
+        }
+      }
+      return out;
+    }
+
+    /**
+     * Up to three rows whose tops are on screen, when the page is scrolled.
+     * @param {Map<Element, number>} near rows near the viewport with their tops
+     */
+    anchors(near) {
       const scroller = document.scrollingElement;
       if (!scroller || scroller.scrollTop === 0) return [];
       const found = [];
-      for (const tr of this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]')) {
-        const rect = tr.getBoundingClientRect();
-        if (rect.height === 0 || rect.top < 0) continue;
-        if (rect.top >= window.innerHeight) break;
-        found.push({ el: tr, top: measured.get(tr) ?? rect.top });
-        if (found.length === 3) break;
+      for (const [el, top] of near) {
+        if (top < 0) continue;
+        if (top >= window.innerHeight || found.length === 3) break;
+        found.push({ el, top });
       }
       return found;
     }
 
-    /** @param {{el: Element, top: number}[]} anchors */
+    /**
+     * @param {{el: Element, top: number}[]} anchors
+     */
     compensate(anchors) {
       for (const { el, top } of anchors) {
         if (!el.isConnected || !el.hasAttribute('data-row')) continue;
@@ -924,19 +1184,25 @@
       }
     }
 
-    /** @param {Map<Element, number>} before @param {Element[]} rows @param {Element[]} entered */
-    flip(before, rows, entered) {
-      const height = window.innerHeight;
+    /**
+     * Slides rows from their old tops to their new ones; new rows fade in.
+     * @param {Map<Element, number>} before tops before the change
+     * @param {Map<Element, number>} after tops after it
+     * @param {Element[]} entered
+     */
+    flip(before, after, entered) {
+      /** @type {HTMLElement[]} */
       const moved = [];
-      for (const tr of rows) {
+      const token = {};
+      for (const [tr, top] of after) {
         const old = before.get(tr);
         if (old === undefined) continue;
-        const top = tr.getBoundingClientRect().top;
         const dy = old - top;
-        if (Math.abs(dy) < 1 || (top > 2 * height && old > 2 * height) || (top < -height && old < -height)) continue;
+        if (Math.abs(dy) < 1) continue;
         const el = /** @type {HTMLElement} */ (tr);
         el.style.transition = 'none';
         el.style.transform = `translateY(${dy}px)`;
+        this.flips.set(el, token);
         moved.push(el);
       }
       for (const el of entered) el.classList.add('list-enter');
@@ -948,7 +1214,8 @@
       }
       this.later(() => {
         for (const el of moved) {
-          if (el.style.transform === '') el.style.transition = '';
+          if (this.flips.get(el) !== token) continue; // a later slide owns it now
+          el.style.transition = '';
           if (el.getAttribute('style') === '') el.removeAttribute('style');
         }
         for (const el of entered) {
@@ -970,7 +1237,10 @@
       return region;
     }
 
-    /** Says `message` politely (repeated messages are said again). @param {string} message */
+    /**
+     * Says `message` politely (repeated messages are said again).
+     * @param {string} message
+     */
     announce(message) {
       this.announcer.textContent = this.announcer.textContent === message ? message + '\u00a0' : message;
     }
@@ -1018,7 +1288,8 @@
 
   /**
    * Enhances every `table.list[data-list]` under `root` (once each).
-   * @param {ParentNode=} root @returns {ListView[]}
+   * @param {ParentNode=} root
+   * @returns {ListView[]}
    */
   function enhance(root = document) {
     const out = [];
@@ -1039,7 +1310,10 @@
   /** @type {*} */ (window).ListClient = Object.freeze({
     config,
     enhance,
-    /** The view enhancing `table`, if any. @param {Element} table */
+    /**
+     * The view enhancing `table`, if any.
+     * @param {Element} table
+     */
     get: (table) => views.get(table) || null,
     applyPatch,
     PatchError,

@@ -31,8 +31,7 @@ struct StaticFilesTests {
     }
 
     private func body(_ response: Response) -> String {
-        guard case .bytes(let bytes) = response.body else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: response.bodyBytes ?? [], as: UTF8.self)
     }
 
     @Test func servesFilesWithTypeETagAndCacheControl() throws {

@@ -73,6 +73,20 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         #expect(old.updated(to: doc).orderKeys == old.orderKeys)
     }
 
+    @Test func appendedRowsGetKeysAfterTheLastAndPositionsFollow() {
+        let old = IndexedList(document: makeDocument([("a", ["1", "2"]), ("b", ["3"])]))
+        let new = old.updated(to: makeDocument([("a", ["1", "2", "x"]), ("e", []), ("b", ["3", "y"]), ("c", ["z"])]))
+        // x lands before 3: a real insert, so only x, y, z get new keys.
+        #expect(Array(new.orderKeys[0...1]) == Array(old.orderKeys[0...1]) && new.orderKeys[3] == old.orderKeys[2])
+        #expect(isStrictlyIncreasing(new.orderKeys))
+        let appended = old.updated(to: makeDocument([("a", ["1", "2"]), ("b", ["3", "y"]), ("c", ["z"]), ("d", [])]))
+        #expect(Array(appended.orderKeys.prefix(3)) == old.orderKeys)
+        #expect(isStrictlyIncreasing(appended.orderKeys))
+        #expect(appended.positions == ["1": 0, "2": 1, "3": 2, "y": 3, "z": 4])
+        #expect(appended.location(ofPosition: 4) == (2, 0))
+        #expect(appended.sectionKey(atPosition: 3) == "b")
+    }
+
     @Test func rowsThatCrossedNoOtherRowKeepTheirKeysUnderRandomEdits() {
         var rng = SplitMix64(seed: 5)
         for _ in 0..<200 {

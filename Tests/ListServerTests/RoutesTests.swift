@@ -9,17 +9,13 @@ struct RoutesTests {
     private let router: Router
 
     init() throws {
-        let publicDirectory = try PublicDirectory.locate(explicit: nil)
-        let settings = Settings(configuration: ServerConfiguration(), databasePath: ":memory:", token: nil,
-                                publicDirectory: nil, demo: false)
-        context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory))
+        context = try ServerContext.inMemory()
         router = makeRouter(context: context)
     }
 
     private func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) throws -> (Response, String) {
         let response = router.respond(to: try Request(method: .get, target: target, headers: headers))
-        guard case .bytes(let bytes) = response.body else { return (response, "") }
-        return (response, String(decoding: bytes, as: UTF8.self))
+        return (response, String(decoding: response.bodyBytes ?? [], as: UTF8.self))
     }
 
     @Test func healthzSaysOK() throws {

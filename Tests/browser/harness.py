@@ -238,6 +238,8 @@ class FixtureServer:
             self.log, self.failures, self.delays, self.streams = [], [], {}, []
         self.on_stream = None  # callable(stream) when a stream opens
         self.on_more = None  # callable(subscription, limit) on POST …/more; returns the status
+        self.list_cursor_header = False  # send the proposed `List-Cursor` header on row pages
+        self.static = {}  # "path" or "path?query" -> (status, body, content type, headers)
 
     # -- what tests use ----------------------------------------------------------------------
 
@@ -246,6 +248,13 @@ class FixtureServer:
             self.lists[fixture.id] = fixture
             self.versions[fixture.id] = version
             self.limits[fixture.id] = limit
+
+    def add_static(self, path, body, ctype="text/html; charset=utf-8", headers=(), status=200):
+        """Serves exact bytes at `path` (or `path?query`); HTML gets the page's CSP."""
+        if ctype.startswith("text/html"):
+            headers = list(headers) + [("Content-Security-Policy", CSP)]
+        with self.lock:
+            self.static[path] = (status, body, ctype, list(headers))
 
     def page_url(self, list_id):
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/lists/{urllib.parse.quote(list_id)}"
@@ -326,6 +335,11 @@ class FixtureServer:
             pass
 
     def _route(self, h, method, path, query):
+        raw_query = urllib.parse.urlsplit(h.path).query
+        static = self.static.get(f"{path}?{raw_query}") or self.static.get(path)
+        if static:
+            status, body, ctype, headers = static
+            return self._send(h, status, body, ctype, headers)
         if path.startswith("/assets/"):
             return self._asset(h, path[len("/assets/"):])
         parts = path.strip("/").split("/")
@@ -344,6 +358,8 @@ class FixtureServer:
             headers = []
             if nxt is not None:
                 headers.append(("Link", f'</lists/{fixture.id}/rows?after={fixture.cursor(nxt)}&limit={limit}>; rel="next"'))
+            if self.list_cursor_header:
+                headers.append(("List-Cursor", fixture.cursor(min(start + limit, len(fixture.flat())))))
             return self._send(h, 200, body, "text/html; charset=utf-8", headers)
         if method == "GET" and parts[2:] == ["events"]:
             return self._stream(h, query)
@@ -402,6 +418,9 @@ class FixtureServer:
 HOOK = """
 window.ListClientConfig = %s;
 window.__events = [];
+window.__errors = [];
+window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
+document.addEventListener('securitypolicyviolation', (e) => window.__errors.push('CSP: ' + e.violatedDirective));
 for (const name of ['list:paginationstarted', 'list:paginationended', 'list:paginationfailed',
                     'list:updated', 'list:resync', 'list:deleted']) {
   document.addEventListener(name, (e) => window.__events.push({type: e.type, detail: e.detail,
@@ -526,6 +545,8 @@ def run(tests):
             started = time.time()
             try:
                 test(server, browser)
+                errors = browser.js("return window.__errors || []")
+                check(not errors, f"script errors or CSP violations on the page: {errors}")
                 passed += 1
                 print(f"ok   {test.__name__} ({time.time() - started:.2f}s)", flush=True)
             except Exception:

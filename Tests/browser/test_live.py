@@ -205,6 +205,8 @@ def test_escaped_payloads_stay_inert(server, browser):
     wait_version(browser, 7)
     browser.js("return new Promise(r => setTimeout(r, 200))")
     equal(browser.pwned(), None, "window.__pwned")
+    errors = browser.js("const e = window.__errors; window.__errors = []; return e")
+    check(all(e.startswith("CSP: script-src") for e in errors), f"only the CSP's blocks of inline handlers: {errors}")
     try:
         alert = browser.driver.switch_to.alert
         raise AssertionError(f"an alert opened: {alert.text}")
@@ -215,6 +217,22 @@ def test_escaped_payloads_stay_inert(server, browser):
     equal(texts[:2], [['"><script>window.__pwned=4</script>', payload], ["evil", payload]], "payloads shown as text")
     equal(browser.js("return document.querySelector('caption').textContent"), payload, "title as text")
     browser.shot("live-xss")
+
+
+def test_odd_keys_reconcile_by_key(server, browser):
+    rows = [{"key": k, "name": f"key {k!r}", "n": i} for i, k in enumerate(["\0nul", 'q"uote', "sp ace", "~1/", "ünï"])]
+    fixture = FixtureList("odd", "Odd keys", [{"key": "a b/~c%", "header": "Odd", "footer": None, "collapsible": True, "rows": rows}])
+    stream, doc = open_live(server, browser, fixture)
+    check(browser.js("return document.querySelector('tbody[data-section]').id") == "list-section-a%20b/~c%25", "section id")
+    ops = [{"op": "move", "from": "/sections/0/rows/0", "path": "/sections/0/rows/-"},
+           {"op": "replace", "path": "/sections/0/rows/0/html", "value": FixtureList.row_html({"key": 'q"uote', "name": "changed", "n": 9})}]
+    stream.send("patch", ops, 6)
+    wait_version(browser, 6)
+    equal(browser.events("list:updated")[-1]["detail"], {"version": "6", "added": 0, "removed": 0}, "nothing added or removed")
+    keys = browser.js("return [...document.querySelectorAll('tr[data-row]')].map(r => r.dataset.row)")
+    equal(keys, ['q"uote', "sp ace", "~1/", "ünï", "\ufffdnul"], "keys in the new order (NUL reads back as U+FFFD)")
+    equal(browser.js("return [...document.querySelectorAll('tr[data-row]')].find(r => r.dataset.row === arguments[0]).cells[0].textContent",
+                     'q"uote'), "changed", "changed row")
 
 
 def test_tail_loading_through_the_subscription(server, browser):
@@ -252,6 +270,49 @@ def test_resumed_stream_without_subscription_loads_by_get_then_resubscribes(serv
     wait_version(browser, 5)
     equal([r["query"]["after"] for r in server.requests("GET", "/lists/resume/rows")], ["k50"], "one GET page")
     same_as_fresh_render(browser, "resume", fixture.view_doc(100), "rows after the reset")
+
+
+def test_window_grown_by_the_stream_is_resumed_by_count_then_resubscribed(server, browser):
+    fixture = FixtureList.generated("count", [100, 100])
+    shown = {"count": 50}
+    posts = []
+
+    def on_more(sub, limit):
+        posts.append((sub, limit))
+        old, new = fixture.view_doc(shown["count"]), fixture.view_doc(shown["count"] + limit)
+        shown["count"] += limit
+        server.streams[-1].send("patch", jsonpatch.make_patch(old, new).patch, 5 + len(posts))
+        return 202
+
+    server.on_more = on_more
+    stream, doc = open_live(server, browser, fixture)
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    browser.wait("return document.querySelectorAll('tr[data-row]').length === 100", 5, "rows through the stream")
+    browser.wait("return !ListClient.get(document.querySelector('table.list')).state.loading", 3, "idle")
+    server.on_stream = None  # resumable: no reset, so no subscription id
+    stream.drop()
+    second = server.wait_stream(1)
+    equal(second.query, {"view": "html", "limit": "100", "since": "6"}, "resumed by row count (no cursor known)")
+    server.on_stream = lambda st: st.send("reset", {"version": 6, "subscription": "sub2", "doc": fixture.view_doc(100)}, 6)
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    third = server.wait_stream(2)
+    equal(third.query, {"view": "html", "limit": "100"}, "fresh subscription to continue the window")
+    browser.wait("return document.querySelectorAll('tr[data-row]').length === 150", 5, "rows through the new subscription")
+    equal(posts[:2], [("sub1", 50), ("sub2", 50)], "more requests")
+    equal(server.requests("GET", "/lists/count/rows"), [], "no GET page with an unknown cursor")
+    same_as_fresh_render(browser, "count", fixture.view_doc(shown["count"]), "rows once each")
+
+
+def test_last_get_page_cursor_header_keeps_the_window_exact(server, browser):
+    fixture = FixtureList.generated("tail", [40, 40])
+    server.list_cursor_header = True
+    stream, doc = open_live(server, browser, fixture, reset=False)
+    server.on_stream = lambda st: st.send("reset", {"version": 5, "subscription": "t", "doc": fixture.view_doc(80)}, 5)
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    second = server.wait_stream(1)
+    equal(second.query, {"view": "html", "until": "k80"}, "until the cursor the List-Cursor header gave")
+    wait_version(browser, 5)
+    same_as_fresh_render(browser, "tail", fixture.view_doc(80), "every row")
 
 
 def test_scroll_stays_anchored_when_rows_change_above(server, browser):
@@ -295,8 +356,11 @@ if __name__ == "__main__":
         test_patch_that_does_not_apply_asks_for_a_reset,
         test_reconnect_after_a_dropped_stream_resumes_from_the_last_id,
         test_escaped_payloads_stay_inert,
+        test_odd_keys_reconcile_by_key,
         test_tail_loading_through_the_subscription,
         test_resumed_stream_without_subscription_loads_by_get_then_resubscribes,
+        test_window_grown_by_the_stream_is_resumed_by_count_then_resubscribed,
+        test_last_get_page_cursor_header_keeps_the_window_exact,
         test_scroll_stays_anchored_when_rows_change_above,
         test_deleted_list_stops,
     ])

@@ -158,6 +158,22 @@ def test_back_forward_cache_does_not_refetch_pages(server, browser):
     check(set(fetched) <= set(again), "earlier pages still counted")
 
 
+def test_rows_moved_during_the_walk_are_shown_once(server, browser):
+    class Moving(FixtureList):
+        def fragment(self, start, limit):
+            body, nxt = super().fragment(start, limit)
+            # r3 moved behind the cursor while the walk went on: the page repeats it.
+            again = '<tbody data-section="s1" class="continued">' + self.row_html({"key": "r3", "name": "Row 3 (moved)", "n": 3}) + "</tbody>"
+            return again + body, nxt
+
+    fixture = Moving("moving", "Moving", FixtureList.generated("x", [40, 40]).sections)
+    server.add_list(fixture)
+    browser.open(server.page_url("moving"), FAST)
+    scroll_to_end(browser, 5)
+    keys = browser.js("return [...document.querySelectorAll('tr[data-row]')].map(r => r.dataset.row)")
+    equal(keys, [f"r{i}" for i in range(80)], "every row once, in its first place")
+
+
 if __name__ == "__main__":
     run([
         test_scrolling_loads_every_row_exactly_once,
@@ -167,4 +183,5 @@ if __name__ == "__main__":
         test_pagination_row_removed_after_the_last_page,
         test_scroll_position_stays_put_while_a_page_appends,
         test_back_forward_cache_does_not_refetch_pages,
+        test_rows_moved_during_the_walk_are_shown_once,
     ])

@@ -23,27 +23,29 @@ public struct Request: Sendable {
     ///   `%` escape, bytes that are not UTF-8, or an encoded NUL.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws {
         var target = Substring(target)
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+        if target.utf8.first != UInt8(ascii: "/") && (target.hasPrefix("http://") || target.hasPrefix("https://")) {
             let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
-            target = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
+            target = afterScheme.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+                .map { afterScheme[$0...] } ?? "/"
             if target.hasPrefix("?") { target = "/" + target }
         }
-        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        let utf8 = target.utf8
+        if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
         let pathPart: Substring
-        if let question = target.firstIndex(of: "?") {
+        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             pathPart = target[..<question]
-            rawQuery = String(target[target.index(after: question)...])
+            rawQuery = String(target[target.utf8.index(after: question)...])
         } else {
             pathPart = target
             rawQuery = ""
         }
-        guard pathPart.hasPrefix("/") else {
+        guard pathPart.utf8.first == UInt8(ascii: "/") else {
             throw HTTPError(.badRequest, "The request target must start with \"/\".")
         }
         var segments: [String] = []
-        if pathPart.count > 1 {
-            for raw in pathPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-                guard let segment = PercentDecoding.decodeSegment(raw) else {
+        if pathPart.utf8.count > 1 {
+            for raw in pathPart.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                guard let segment = PercentDecoding.decodeSegment(Substring(raw)) else {
                     throw HTTPError(.badRequest, "The request path holds a malformed escape, an encoded NUL or bytes that are not UTF-8.")
                 }
                 segments.append(segment)
@@ -52,7 +54,7 @@ public struct Request: Sendable {
         self.method = method
         self.path = String(pathPart)
         self.pathSegments = segments
-        self.queryItems = PercentDecoding.queryItems(Substring(rawQuery))
+        self.queryItems = rawQuery.isEmpty ? [] : PercentDecoding.queryItems(Substring(rawQuery))
         self.headers = headers
         self.body = body
     }

@@ -13,12 +13,23 @@ public struct Response: Sendable {
         case bytes([UInt8])
         /// A body produced over time by a `ResponseStream`, sent chunked. See `Response.stream`.
         case stream(StreamSetup)
+        /// A response built once and shared; see `PreparedResponse`.
+        case prepared(PreparedResponse)
     }
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = .bytes(body)
+    }
+
+    /// The body bytes, or nil for a stream (handy in tests).
+    public var bodyBytes: [UInt8]? {
+        switch body {
+        case .bytes(let bytes): bytes
+        case .prepared(let prepared): prepared.bytes
+        case .stream: nil
+        }
     }
 
     /// A `text/plain; charset=utf-8` response.

@@ -92,12 +92,10 @@ extension HTTPServer {
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {
         case .bytes(let bytes):
-            mhdResponse = try bytes.withUnsafeBytes { buffer in
-                try mhdCall("MHD_create_response_from_buffer") {
-                    MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                                                    .RESPMEM_MUST_COPY)
-                }
-            }
+            mhdResponse = try MHDResponse.fromBytes(bytes)
+        case .prepared(let prepared):
+            try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(prepared.status.code), prepared.pointer) }
+            return nil
         case .stream(let setup):
             let created = ResponseStream(heartbeat: setup.heartbeat)
             let retained = Unmanaged.passRetained(created)
@@ -113,9 +111,7 @@ extension HTTPServer {
             stream = (created, setup)
         }
         defer { MHD_destroy_response(mhdResponse) }
-        for field in response.headers {
-            try mhdCall("MHD_add_response_header(\(field.name))") { MHD_add_response_header(mhdResponse, field.name, field.value) }
-        }
+        try MHDResponse.addHeaders(response.headers, to: mhdResponse)
         if let (created, _) = stream {
             created.attach(to: connection)
             metrics.streamOpened()

@@ -17,9 +17,10 @@ public final class StaticFiles: Sendable {
 
     private struct CachedFile: Sendable {
         let realPath: String
+        let version: FileVersion
         let etag: String
-        let contentType: String
-        let bytes: [UInt8]
+        /// The 200 answer, built once.
+        let prepared: PreparedResponse
     }
 
     private let cache = Mutex<[String: CachedFile]>([:])
@@ -50,19 +51,16 @@ public final class StaticFiles: Sendable {
         guard !segments.isEmpty, segments.allSatisfy(Self.isSafe) else { throw notFound() }
         let relative = segments.joined(separator: "/")
         let file = try load(relative)
-        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let condition = request.headers["If-None-Match"], Self.matches(condition, etag: file.etag) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
         }
-        headers["Content-Type"] = file.contentType
-        headers["X-Content-Type-Options"] = "nosniff"
-        return Response(status: .ok, headers: headers, body: file.bytes)
+        return Response(prepared: file.prepared)
     }
 
     private func load(_ relative: String) throws -> CachedFile {
         if let cached = cache.withLock({ $0[relative] }) {
             var info = stat()
-            if stat(cached.realPath, &info) == 0, Self.etag(info) == cached.etag { return cached }
+            if stat(cached.realPath, &info) == 0, FileVersion(info) == cached.version { return cached }
         }
         guard let resolved = realpath(root + "/" + relative, nil) else { throw notFound() }
         let realPath = String(cString: resolved)
@@ -82,19 +80,19 @@ public final class StaticFiles: Sendable {
             done += n
         }
         bytes.removeSubrange(done...)
-        let file = CachedFile(realPath: realPath, etag: Self.etag(info), contentType: MediaType.forFile(named: realPath), bytes: bytes)
+        let version = FileVersion(info)
+        let etag = version.etag
+        let contentType = MediaType.forFile(named: realPath)
+        let headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl,
+                                    "Content-Type": contentType, "X-Content-Type-Options": "nosniff"]
+        let prepared = try PreparedResponse(Response(status: .ok, headers: headers, body: bytes))
+        let file = CachedFile(realPath: realPath, version: version, etag: etag, prepared: prepared)
         if size <= Self.cacheLimit { cache.withLock { $0[relative] = file } }
         return file
     }
 
     private func notFound() -> HTTPError {
         HTTPError(.notFound, "No such asset.")
-    }
-
-    /// A strong validator from inode, size and modification time.
-    private static func etag(_ info: stat) -> String {
-        let mtime = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
-        return "\"\(String(info.st_ino, radix: 16))-\(String(info.st_size, radix: 16))-\(String(mtime, radix: 16))\""
     }
 
     /// `If-None-Match` comparison (weak, as RFC 9110 asks): "*" or any listed tag, `W/` ignored.
@@ -105,6 +103,24 @@ public final class StaticFiles: Sendable {
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             return tag == etag
         }
+    }
+}
+
+/// What identifies one version of a file: inode, size and modification time.
+struct FileVersion: Equatable, Sendable {
+    let inode: UInt64
+    let size: Int64
+    let modified: UInt64
+
+    init(_ info: stat) {
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
+    }
+
+    /// A strong validator for this version.
+    var etag: String {
+        "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modified, radix: 16))\""
     }
 }
 

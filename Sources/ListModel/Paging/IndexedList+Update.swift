@@ -7,6 +7,7 @@ extension IndexedList {
     /// new or moved, gets a key between its new neighbours; no kept row is renumbered.
     /// O(n log n) in the number of rows.
     public func updated(to newDocument: ListDocument) -> IndexedList {
+        if let appended = updatedInPlace(to: newDocument) { return appended }
         let count = newDocument.rowCount
         var keptNew: [Int] = []
         var keptOld: [Int] = []
@@ -52,5 +53,40 @@ extension IndexedList {
             runStart = runEnd
         }
         return IndexedList(unchecked: newDocument, orderKeys: result)
+    }
+
+    /// The cheap common case: every old row is still at its old position (content edits,
+    /// rows appended at the end). Reuses the keys and the position map; `nil` otherwise.
+    func updatedInPlace(to newDocument: ListDocument) -> IndexedList? {
+        let count = newDocument.rowCount
+        guard count >= rowCount else { return nil }
+        // Walk the old rows alongside the new ones, comparing keys.
+        let oldSections = document.sections
+        var oldSection = 0
+        var oldRow = 0
+        var position = 0
+        var appended: [String] = []
+        for section in newDocument.sections {
+            for row in section.rows {
+                if position < rowCount {
+                    while oldRow == oldSections[oldSection].rows.count {
+                        oldSection += 1
+                        oldRow = 0
+                    }
+                    guard oldSections[oldSection].rows[oldRow].key == row.key else { return nil }
+                    oldRow += 1
+                } else {
+                    appended.append(row.key)
+                }
+                position += 1
+            }
+        }
+        if appended.isEmpty { return IndexedList(unchecked: newDocument, orderKeys: orderKeys, positions: positions) }
+        var newPositions = positions
+        for (offset, key) in appended.enumerated() {
+            guard newPositions.updateValue(rowCount + offset, forKey: key) == nil else { return nil }
+        }
+        let keys = orderKeys + OrderKey.keys(between: orderKeys.last, nil, count: appended.count)
+        return IndexedList(unchecked: newDocument, orderKeys: keys, positions: newPositions)
     }
 }

@@ -41,11 +41,13 @@ public struct IndexedList: Sendable {
         self.init(unchecked: document, orderKeys: orderKeys)
     }
 
-    init(unchecked document: ListDocument, orderKeys: [OrderKey]) {
+    /// A list from keys known to fit; `positions` is computed unless given.
+    init(unchecked document: ListDocument, orderKeys: [OrderKey], positions known: [String: Int]? = nil) {
         self.document = document
         self.orderKeys = orderKeys
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(orderKeys.count)
+        let computing = known == nil
+        var positions: [String: Int] = known ?? [:]
+        if computing { positions.reserveCapacity(orderKeys.count) }
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)
         var sectionIndexes: [String: Int] = [:]
@@ -54,9 +56,13 @@ public struct IndexedList: Sendable {
         for (index, section) in document.sections.enumerated() {
             sectionIndexes[section.key] = index
             starts.append(position)
-            for row in section.rows {
-                positions[row.key] = position
-                position += 1
+            if computing {
+                for row in section.rows {
+                    positions[row.key] = position
+                    position += 1
+                }
+            } else {
+                position += section.rows.count
             }
         }
         starts.append(position)

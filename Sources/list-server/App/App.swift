@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import HTMLRenderer
 import HTTPServer
+import ListStore
 
 /// Starts the server from `Settings`, logs the ready line, and stops cleanly on SIGINT/SIGTERM.
 struct App {
@@ -14,8 +16,9 @@ struct App {
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
-        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory))
-        Log.info("database: \(settings.databasePath) (the store is not implemented yet)\(settings.demo ? ", demo lists requested" : "")")
+        let (registry, hub) = try openLists()
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory),
+                                    registry: registry, hub: hub)
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()
@@ -28,11 +31,41 @@ struct App {
             Log.info("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
             throw ExitCode(1)
         }
+        hub.startSweeper()
         Log.info("list-server ready at \(server.url)")
         let signal = signals.wait()
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
+        hub.stop()
         server.shutdown()
         Log.info("list-server stopped")
+    }
+
+    /// Opens the store, loads every list, links the live hub, and adds the demo lists when
+    /// asked and the store is empty.
+    private func openLists() throws -> (ListRegistry, LiveHub) {
+        let store: ListStore
+        let registry: ListRegistry
+        let hub: LiveHub
+        do {
+            store = try ListStore(path: settings.databasePath)
+            hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.publish($0) })
+            hub.connect(to: registry)
+        } catch {
+            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            throw ExitCode(1)
+        }
+        let lists = registry.all()
+        Log.info("store \(settings.databasePath): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        if settings.demo {
+            if lists.isEmpty {
+                try DemoLists.load(into: registry)
+                Log.info("loaded \(DemoLists.all.count) demo lists")
+            } else {
+                Log.info("--demo: the store already holds lists, so no demo lists were added")
+            }
+        }
+        return (registry, hub)
     }
 }
 

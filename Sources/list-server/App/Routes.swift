@@ -8,5 +8,9 @@ func makeRouter(context: ServerContext) -> Router {
     IndexRoutes.register(on: &router, context: context)
     AssetRoutes.register(on: &router, context: context)
     MetricsRoutes.register(on: &router, context: context)
+    ListRoutes.register(on: &router, context: context)
+    RowRoutes.register(on: &router, context: context)
+    PageRoutes.register(on: &router, context: context)
+    EventRoutes.register(on: &router, context: context)
     return router
 }

@@ -1,15 +1,28 @@
+import HTMLRenderer
 import HTTPServer
+import ListModel
 
-/// What every route can reach: settings, static files, metrics; later the store and the
-/// subscription hub. Built once at start, shared by all server threads.
+/// What every route can reach: settings, static files, metrics, the lists and the renderer.
+/// Built once at start, shared by all server threads.
 final class ServerContext: Sendable {
     let settings: Settings
     let assets: StaticFiles
     let metrics: ServerMetrics
+    let registry: ListRegistry
+    let hub: LiveHub
+    let authorization: Authorization
+    let renderer: HTMLRenderer
+    let documentLimits: ListDocument.Limits
 
-    init(settings: Settings, assets: StaticFiles, metrics: ServerMetrics = ServerMetrics()) {
+    init(settings: Settings, assets: StaticFiles, registry: ListRegistry, hub: LiveHub, metrics: ServerMetrics = ServerMetrics(),
+         renderer: HTMLRenderer = HTMLRenderer()) {
         self.settings = settings
         self.assets = assets
         self.metrics = metrics
+        self.registry = registry
+        self.hub = hub
+        self.authorization = Authorization(token: settings.token)
+        self.renderer = renderer
+        self.documentLimits = ListDocument.Limits(maxRows: settings.maxRows)
     }
 }

@@ -10,4 +10,10 @@ struct Settings: Sendable {
     /// `--public` as given; nil means "find the package's Public/".
     var publicDirectory: String?
     var demo: Bool
+    /// Most lists the server holds.
+    var maxLists: Int = 10_000
+    /// Most rows one list holds.
+    var maxRows: Int = 1_000_000
+    /// Most open `/events` streams.
+    var maxSubscribers: Int = 20_000
 }
