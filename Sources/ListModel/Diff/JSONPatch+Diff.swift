@@ -13,7 +13,7 @@ extension JSONPatch {
         let writer = diff.run()
         // The patch against `[{"op":"replace","path":"","value":DOCUMENT}]`: count the cheap
         // lower bound first, the exact document size only when the patch comes close.
-        let rootOverhead = PatchWriter.valueOperationSize(op: "replace", path: .root, valueSize: 0) + 2
+        let rootOverhead = PatchWriter.valueOperationSize(op: "replace", path: OperationPath(pointer: .root, size: 2), valueSize: 0) + 2
         if writer.size > CanonicalSize.documentLowerBound(new) + rootOverhead
             && writer.size > CanonicalSize.document(new) + rootOverhead
         {

@@ -49,12 +49,12 @@ struct KeyedListDiff {
     private mutating func removeGoneItems() {
         for oldSection in old.sections.indices.reversed() {
             if match.oldSectionNew[oldSection] < 0 {
-                if !match.sectionLingers[oldSection] { writer.remove(Path.section(oldSection)) }
+                if !match.sectionLingers[oldSection] { writer.remove(OperationPath.section(oldSection)) }
                 continue
             }
             let start = match.oldRowStart[oldSection]
             for oldRow in (start..<match.oldRowStart[oldSection + 1]).reversed() where match.oldRowNew[oldRow] < 0 {
-                writer.remove(Path.row(oldSection, oldRow - start))
+                writer.remove(OperationPath.row(oldSection, oldRow - start))
             }
         }
     }
@@ -85,7 +85,7 @@ struct KeyedListDiff {
                 counter.free(oldSlot[oldSection])
                 let to = counter.occupiedBefore(newSlot[newSection])
                 counter.occupy(newSlot[newSection])
-                writer.move(from: Path.section(from), to: Path.section(to))
+                writer.move(from: OperationPath.section(from), to: OperationPath.section(to))
             } else {
                 let to = counter.occupiedBefore(newSlot[newSection])
                 counter.occupy(newSlot[newSection])
@@ -111,7 +111,7 @@ struct KeyedListDiff {
             section.rows = section.rows.indices.filter { !match.isKept(newRow: start + $0) }.map { section.rows[$0] }
         }
         writer.add(
-            Path.section(index), section.json(columns: new.columns),
+            OperationPath.section(index), section.json(columns: new.columns),
             valueSize: CanonicalSize.section(section, rows: section.rows))
     }
 
@@ -178,8 +178,8 @@ struct KeyedListDiff {
                 let to = counter.occupiedBefore(newSlot[newRow]) - counter.occupiedBefore(base)
                 counter.occupy(newSlot[newRow])
                 writer.move(
-                    from: Path.row(survivorIndex[fromSection], from),
-                    to: Path.row(newSectionIndex[newSection], to))
+                    from: OperationPath.row(survivorIndex[fromSection], from),
+                    to: OperationPath.row(newSectionIndex[newSection], to))
             }
         }
     }
@@ -189,14 +189,14 @@ struct KeyedListDiff {
     private mutating func removeLingeringSectionsAndAddRows() {
         // Old order is current order among survivors, so descending old index is bottom-up.
         for oldSection in old.sections.indices.reversed() where match.sectionLingers[oldSection] {
-            writer.remove(Path.section(survivorIndex[oldSection]))
+            writer.remove(OperationPath.section(survivorIndex[oldSection]))
         }
         for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
             let start = match.newRowStart[newSection]
             for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
                 let row = new.sections[newSection].rows[newRow - start]
                 writer.add(
-                    Path.row(newSection, newRow - start), row.json(columns: new.columns),
+                    OperationPath.row(newSection, newRow - start), row.json(columns: new.columns),
                     valueSize: CanonicalSize.row(row))
             }
         }
@@ -216,9 +216,11 @@ struct KeyedListDiff {
                 let oldSection = Int(match.oldRowSection[oldRow])
                 let before = old.sections[oldSection].rows[oldRow - match.oldRowStart[oldSection]]
                 let after = newRows[newRow - start]
-                if before != after {
+                let cellsChanged = before.cells != after.cells
+                if cellsChanged || before.href != after.href || before.style != after.style {
                     writer.appendRowChanges(
-                        from: before, to: after, at: Path.row(newSection, newRow - start), columns: new.columns)
+                        from: before, to: after, cellsChanged: cellsChanged,
+                        at: OperationPath.row(newSection, newRow - start), columns: new.columns)
                 }
             }
         }
@@ -226,18 +228,3 @@ struct KeyedListDiff {
     }
 }
 
-/// The pointers the diff writes.
-enum Path {
-    static func section(_ section: Int) -> JSONPointer { JSONPointer(tokens: ["sections", String(section)]) }
-
-    static func row(_ section: Int, _ row: Int) -> JSONPointer {
-        JSONPointer(tokens: ["sections", String(section), "rows", String(row)])
-    }
-
-    static func member(_ name: String) -> JSONPointer { JSONPointer(tokens: [name]) }
-
-    /// `pointer` with more tokens appended.
-    static func appending(_ pointer: JSONPointer, _ tokens: String...) -> JSONPointer {
-        JSONPointer(tokens: pointer.tokens + tokens)
-    }
-}
