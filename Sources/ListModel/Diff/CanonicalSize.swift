@@ -119,18 +119,22 @@ enum CanonicalSize {
         return size
     }
 
-    /// A lower bound of ``document(_:)`` in O(rows) without reading strings: every row takes at
-    /// least `{"key":KEY,"cells":{},"style":"muted"}`, a comma, and `"k":0,` per cell.
+    /// A lower bound of ``document(_:)`` in O(rows) without reading strings: a frame per
+    /// section and ``rowLowerBound(_:)`` plus a comma per row.
     static func documentLowerBound(_ document: ListDocument) -> Int {
-        let minimalRow = #"{"key":"","cells":{},"style":"muted"},"#.utf8.count
         var size = 0
         for section in document.sections {
             size += 60
-            for row in section.rows {
-                size += minimalRow + row.key.utf8.count + row.cells.count * 5
-                if let href = row.href { size += #","href":"""#.utf8.count + href.utf8.count }
-            }
+            for row in section.rows { size += rowLowerBound(row) + 1 }
         }
+        return size
+    }
+
+    /// A lower bound of ``row(_:)`` in O(1): `{"key":KEY,"cells":{},"style":"muted"}` and
+    /// `"k":0,` per cell, counting bytes but no escapes.
+    static func rowLowerBound(_ row: Row) -> Int {
+        var size = #"{"key":"","cells":{},"style":"muted"}"#.utf8.count + row.key.utf8.count + 5 * row.cells.count
+        if let href = row.href { size += #","href":"""#.utf8.count + href.utf8.count }
         return size
     }
 }

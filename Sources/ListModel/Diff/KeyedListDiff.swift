@@ -103,6 +103,9 @@ struct KeyedListDiff {
     }
 
     /// Adds a new section holding only its new rows; kept rows move in during phase 3.
+    ///
+    /// Like every new row's value, those rows are not counted in `writer.size` (see
+    /// ``exactSize(of:)``).
     private mutating func addSection(_ newSection: Int, at index: Int) {
         var section = new.sections[newSection]
         let start = match.newRowStart[newSection]
@@ -112,7 +115,7 @@ struct KeyedListDiff {
         }
         writer.add(
             OperationPath.section(index), section.json(columns: new.columns),
-            valueSize: CanonicalSize.section(section, rows: section.rows))
+            valueSize: CanonicalSize.section(section, rows: []) + max(section.rows.count - 1, 0))
     }
 
     // MARK: Phase 3
@@ -194,10 +197,10 @@ struct KeyedListDiff {
         for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
             let start = match.newRowStart[newSection]
             for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
-                let row = new.sections[newSection].rows[newRow - start]
+                // The row's size is left out of `writer.size` (see `exactSize(of:)`).
                 writer.add(
-                    OperationPath.row(newSection, newRow - start), row.json(columns: new.columns),
-                    valueSize: CanonicalSize.row(row))
+                    OperationPath.row(newSection, newRow - start),
+                    new.sections[newSection].rows[newRow - start].json(columns: new.columns), valueSize: 0)
             }
         }
     }
@@ -208,23 +211,36 @@ struct KeyedListDiff {
         for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
             writer.appendSectionChanges(from: old.sections[oldSection], to: new.sections[newSection], at: newSection)
         }
-        for newSection in new.sections.indices {
-            let start = match.newRowStart[newSection]
-            let newRows = new.sections[newSection].rows
-            for newRow in start..<match.newRowStart[newSection + 1] where match.isKept(newRow: newRow) {
-                let oldRow = Int(match.newRowOld[newRow])
-                let oldSection = Int(match.oldRowSection[oldRow])
-                let before = old.sections[oldSection].rows[oldRow - match.oldRowStart[oldSection]]
-                let after = newRows[newRow - start]
-                let cellsChanged = before.cells != after.cells
-                if cellsChanged || before.href != after.href || before.style != after.style {
-                    writer.appendRowChanges(
-                        from: before, to: after, cellsChanged: cellsChanged,
-                        at: OperationPath.row(newSection, newRow - start), columns: new.columns)
-                }
-            }
-        }
+        updateRows()
         writer.appendListChanges(from: old, to: new)
     }
-}
 
+    // MARK: Sizes
+
+    /// The serialized size of the patch `writer` holds: its counted size plus the values of
+    /// the new rows, which phases 2 and 4 leave out because they are part of the new document
+    /// too (so comparing against the document rarely needs them). O(new rows).
+    func exactSize(of writer: PatchWriter) -> Int {
+        var size = writer.size
+        for newSection in new.sections.indices {
+            let start = match.newRowStart[newSection]
+            for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
+                size += CanonicalSize.row(new.sections[newSection].rows[newRow - start])
+            }
+        }
+        return size
+    }
+
+    /// A lower bound of the new document's size without its new rows: what `writer.size`
+    /// must not exceed for the patch to be smaller than the document. O(rows), no string reads.
+    func documentLowerBoundWithoutNewRows() -> Int {
+        var size = CanonicalSize.documentLowerBound(new)
+        for newSection in new.sections.indices {
+            let start = match.newRowStart[newSection]
+            for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
+                size -= CanonicalSize.rowLowerBound(new.sections[newSection].rows[newRow - start])
+            }
+        }
+        return size
+    }
+}

@@ -22,14 +22,28 @@ struct OperationPath {
     /// `/NAME`, a member of the list.
     static func member(_ name: String) -> OperationPath { OperationPath(pointer: .root, size: 2).appending(name) }
 
-    /// This path with more tokens, escaped (`~0`, `~1`) as they are counted.
-    func appending(_ tokens: String...) -> OperationPath {
-        var size = self.size
-        for token in tokens {
-            size += CanonicalSize.string(token) - 1  // a slash instead of two quotes
-            for byte in token.utf8 where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { size += 1 }
-        }
-        return OperationPath(pointer: JSONPointer(tokens: pointer.tokens + tokens), size: size)
+    /// This path with one more token, escaped (`~0`, `~1`) as it is counted.
+    func appending(_ token: String) -> OperationPath {
+        var tokens = pointer.tokens
+        tokens.append(token)
+        return OperationPath(pointer: JSONPointer(tokens: tokens), size: size + Self.tokenSize(token))
+    }
+
+    /// This path with two more tokens.
+    func appending(_ first: String, _ second: String) -> OperationPath {
+        var tokens: [String] = []
+        tokens.reserveCapacity(pointer.tokens.count + 2)
+        tokens.append(contentsOf: pointer.tokens)
+        tokens.append(first)
+        tokens.append(second)
+        return OperationPath(pointer: JSONPointer(tokens: tokens), size: size + Self.tokenSize(first) + Self.tokenSize(second))
+    }
+
+    /// The bytes `/TOKEN` adds to the serialized pointer.
+    private static func tokenSize(_ token: String) -> Int {
+        var size = CanonicalSize.string(token) - 1  // a slash instead of two quotes
+        for byte in token.utf8 where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { size += 1 }
+        return size
     }
 
     /// The number of decimal digits of a non-negative integer.

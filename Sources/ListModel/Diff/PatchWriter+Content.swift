@@ -1,77 +1,8 @@
-// Phase 5 of the keyed diff: fine-grained operations on what changed inside kept rows,
-// kept sections and the list itself, at their final positions. A value is replaced whole
-// when its fine-grained operations would be larger than the replacement.
+// Phase 5 of the keyed diff: fine-grained operations on what changed inside kept sections
+// and the list itself (rows: RowChangeWriter.swift). A value is replaced whole when its
+// fine-grained operations would be larger than the replacement.
 
 extension PatchWriter {
-    /// Operations turning row `old` into `new` (same key) at `path`.
-    ///
-    /// Cell operations come in column order (cells outside the columns last, by key).
-    /// - Parameter cellsChanged: whether `old.cells != new.cells` (the caller knows already).
-    mutating func appendRowChanges(
-        from old: Row, to new: Row, cellsChanged: Bool, at path: OperationPath, columns: [Column]
-    ) {
-        var fine = PatchWriter()
-        if cellsChanged {
-            // Each new cell looked up in the old row, then the old cells the new row lacks.
-            var changes: [(order: Int, key: String, before: CellValue?, after: CellValue?)] = []
-            var matched = 0
-            for (key, after) in new.cells {
-                let before = old.cells[key]
-                if before != nil { matched += 1 }
-                if before != after { changes.append((Self.order(of: key, in: columns), key, before, after)) }
-            }
-            if matched < old.cells.count {
-                for (key, before) in old.cells where new.cells[key] == nil {
-                    changes.append((Self.order(of: key, in: columns), key, before, nil))
-                }
-            }
-            if changes.count > 1 { changes.sort { ($0.order, $0.key) < ($1.order, $1.key) } }
-            for change in changes {
-                fine.appendCellChange(from: change.before, to: change.after, key: change.key, row: path)
-            }
-        }
-        if old.href != new.href {
-            let hrefPath = path.appending("href")
-            switch (old.href, new.href) {
-            case (nil, let href?): fine.add(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
-            case (_?, let href?): fine.replace(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
-            default: fine.remove(hrefPath)
-            }
-        }
-        if old.style != new.style {
-            let style = new.style.rawValue
-            fine.replace(path.appending("style"), .string(style), valueSize: CanonicalSize.string(style))
-        }
-        // Weigh against one replace of the row: a cheap lower bound of its size first.
-        let rowLowerBound = #"{"key":"","cells":{},"style":"muted"}"#.utf8.count + new.key.utf8.count + 5 * new.cells.count
-        if fine.contentSize <= Self.valueOperationSize(op: "replace", path: path, valueSize: rowLowerBound) {
-            append(contentsOf: fine.operations, size: fine.contentSize)
-            return
-        }
-        let wholeSize = Self.valueOperationSize(op: "replace", path: path, valueSize: CanonicalSize.row(new))
-        if fine.contentSize <= wholeSize {
-            append(contentsOf: fine.operations, size: fine.contentSize)
-        } else {
-            append(contentsOf: [.replace(path: path.pointer, value: new.json(columns: columns))], size: wholeSize)
-        }
-    }
-
-    /// The position of the column `key` names, or past the end for a key no column has.
-    private static func order(of key: String, in columns: [Column]) -> Int {
-        columns.firstIndex { $0.key == key } ?? columns.count
-    }
-
-    /// `add`, `replace` or `remove` of one cell; nothing when it did not change.
-    private mutating func appendCellChange(from old: CellValue?, to new: CellValue?, key: String, row: OperationPath) {
-        guard old != new else { return }
-        let path = row.appending("cells", key)
-        switch (old, new) {
-        case (nil, let value?): add(path, value.json, valueSize: CanonicalSize.cell(value))
-        case (_?, let value?): replace(path, value.json, valueSize: CanonicalSize.cell(value))
-        default: remove(path)
-        }
-    }
-
     /// Operations on the header, footer and flags of a kept section, now at `index`.
     mutating func appendSectionChanges(from old: Section, to new: Section, at index: Int) {
         let path = OperationPath.section(index)
@@ -123,11 +54,11 @@ extension PatchWriter {
                 }
             }
             if fine.contentSize <= wholeSize {
-                append(contentsOf: fine.operations, size: fine.contentSize)
+                append(contentsOf: fine)
                 return
             }
         }
-        append(contentsOf: [.replace(path: path.pointer, value: .array(new.map(\.json)))], size: wholeSize)
+        replace(path, .array(new.map(\.json)), valueSize: CanonicalSize.columns(new))
     }
 
     /// `add`, `replace` or `remove` of an optional member of the list.
@@ -147,9 +78,6 @@ extension PatchWriter {
             remove(path)
         }
     }
-
-    /// The size of the operations without the enclosing brackets.
-    var contentSize: Int { size - 2 }
 
     private static func json(_ string: String?) -> JSONValue { string.map(JSONValue.string) ?? .null }
 }

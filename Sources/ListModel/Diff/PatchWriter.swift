@@ -41,13 +41,22 @@ struct PatchWriter {
         append(.move(from: from.pointer, path: path.pointer), size: Self.moveSize(from: from, path: path))
     }
 
-    /// Appends operations whose size (with the commas between them) is already known.
-    mutating func append(contentsOf operations: [JSONPatchOperation], size: Int) {
-        guard !operations.isEmpty else { return }
-        if !self.operations.isEmpty { self.size += 1 }
-        self.operations.append(contentsOf: operations)
-        self.size += size
+    /// Appends the operations of `other`.
+    mutating func append(contentsOf other: PatchWriter) {
+        guard !other.operations.isEmpty else { return }
+        if !operations.isEmpty { size += 1 }
+        operations.append(contentsOf: other.operations)
+        size += other.contentSize
     }
+
+    /// Removes every operation, keeping the storage for reuse.
+    mutating func removeAll() {
+        operations.removeAll(keepingCapacity: true)
+        size = 2
+    }
+
+    /// The size of the operations without the enclosing brackets.
+    var contentSize: Int { size - 2 }
 
     private mutating func append(_ operation: JSONPatchOperation, size: Int) {
         if !operations.isEmpty { self.size += 1 }
