@@ -11,12 +11,9 @@ extension JSONPatch {
     public init(from old: ListDocument, to new: ListDocument) {
         var diff = KeyedListDiff(old: old, new: new)
         let writer = diff.run()
-        // Against `[{"op":"replace","path":"","value":DOCUMENT}]`: a cheap bound first (new rows
-        // are in both, so both sides leave them out), exact sizes only when the patch comes close.
+        // Against `[{"op":"replace","path":"","value":DOCUMENT}]`.
         let rootOverhead = PatchWriter.valueOperationSize(op: "replace", path: OperationPath(pointer: .root, size: 2), valueSize: 0) + 2
-        if writer.size > diff.documentLowerBoundWithoutNewRows() + rootOverhead
-            && diff.exactSize(of: writer) > CanonicalSize.document(new) + rootOverhead
-        {
+        if diff.exceedsDocument(writer, overhead: rootOverhead) {
             self.init(operations: [.replace(path: .root, value: new.json)])
         } else {
             self.init(operations: writer.operations)

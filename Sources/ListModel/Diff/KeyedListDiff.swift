@@ -217,6 +217,20 @@ struct KeyedListDiff {
 
     // MARK: Sizes
 
+    /// Whether the patch in `writer` is larger than `overhead` plus the new document.
+    ///
+    /// New rows are in both, so the cheap tests leave them out: first a bound that reads no
+    /// row (a frame per section, the least size per kept row), then one that reads each row's
+    /// counts, and only then the exact sizes, which read every string.
+    func exceedsDocument(_ writer: PatchWriter, overhead: Int) -> Bool {
+        var keptRows = 0
+        for newRow in match.newRowOld where newRow >= 0 { keptRows += 1 }
+        let leastRow = CanonicalSize.rowLowerBound(Row(key: "")) + 1
+        if writer.size <= new.sections.count * 60 + keptRows * leastRow + overhead { return false }
+        if writer.size <= documentLowerBoundWithoutNewRows() + overhead { return false }
+        return exactSize(of: writer) > CanonicalSize.document(new) + overhead
+    }
+
     /// The serialized size of the patch `writer` holds: its counted size plus the values of
     /// the new rows, which phases 2 and 4 leave out because they are part of the new document
     /// too (so comparing against the document rarely needs them). O(new rows).
