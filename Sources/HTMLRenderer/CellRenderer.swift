@@ -98,7 +98,7 @@ extension HTMLWriter {
     /// Appends ` name="N"` for an image dimension: integers without a fraction, no grouping.
     private mutating func dimension(_ name: StaticString, _ value: Double) {
         guard value.isFinite, value > 0 else { return }
-        bytes.append(0x20)
+        byte(0x20)
         raw(name)
         raw("=\"")
         if value.rounded() == value, value < 1e9 {

@@ -56,6 +56,6 @@ extension HTMLRenderer {
         }
         out.raw("</table>\n")
         out.documentEnd()
-        return out.bytes
+        return out.finish()
     }
 }

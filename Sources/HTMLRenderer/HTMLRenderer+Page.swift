@@ -40,7 +40,7 @@ extension HTMLRenderer {
             attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
             nextHref: context.nextHref, columns: ResolvedColumns(doc, renderers: cellRenderers))
         out.documentEnd()
-        return out.bytes
+        return out.finish()
     }
 
     /// The `<tbody data-section>` fragments of a page for tail loading, ready to append.
@@ -55,7 +55,7 @@ extension HTMLRenderer {
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
         out.sectionBodies(doc, parts: page.parts, columns: columns)
         if let nextHref { out.paginationBody(nextHref: nextHref, columnCount: columns.count) }
-        return out.bytes
+        return out.finish()
     }
 }
 

@@ -9,7 +9,7 @@ extension HTMLRenderer {
         let parts = doc.sections.indices.map { ListPage.Part(sectionIndex: $0, rows: 0..<doc.sections[$0].rows.count) }
         var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: doc.rowCount))
         out.table(doc, parts: parts, attributes: nil, nextHref: nil, columns: ResolvedColumns(doc, renderers: cellRenderers))
-        return out.bytes
+        return out.finish()
     }
 }
 
@@ -46,7 +46,20 @@ extension HTMLWriter {
         if doc.state == .loading { raw(" aria-busy=\"true\"") }
         raw(">\n<caption>")
         text(doc.title)
-        raw("</caption>\n<thead><tr>")
+        raw("</caption>\n<thead>")
+        headRow(columns)
+        raw("</thead>\n")
+        if doc.state == nil {
+            sectionBodies(doc, parts: parts, columns: columns)
+        }
+        statusBody(doc, columnCount: columns.count)
+        if doc.state == nil, let nextHref { paginationBody(nextHref: nextHref, columnCount: columns.count) }
+        raw("</table>\n")
+    }
+
+    /// The column headers: `<tr><th scope="col">…</tr>`.
+    mutating func headRow(_ columns: ResolvedColumns) {
+        raw("<tr>")
         for resolved in columns.columns {
             if let cellClass = resolved.cellClass {
                 raw("<th scope=\"col\" class=\"")
@@ -58,26 +71,28 @@ extension HTMLWriter {
             text(resolved.column.title)
             raw("</th>")
         }
-        raw("</tr></thead>\n")
+        raw("</tr>")
+    }
+
+    /// The `<tbody class="status …">` shown in place of rows, if the list has one (see
+    /// `HTMLRenderer.statusBody`); with a trailing newline.
+    mutating func statusBody(_ doc: ListDocument, columnCount: Int) {
         switch doc.state {
         case .loading:
-            stateBody(class: "state state-loading", columnCount: columns.count) {
+            stateBody(class: "status state-loading", columnCount: columnCount) {
                 $0.raw("<span class=\"spinner\" aria-hidden=\"true\"></span><span role=\"status\">Loading…</span>")
             }
         case .error(let message):
-            stateBody(class: "state state-error", columnCount: columns.count) {
+            stateBody(class: "status state-error", columnCount: columnCount) {
                 $0.raw("<div role=\"alert\">")
                 $0.text(message)
                 $0.raw("</div>")
             }
         case nil:
-            sectionBodies(doc, parts: parts, columns: columns)
             if let emptyText = doc.emptyText, doc.rowCount == 0 {
-                stateBody(class: "empty", columnCount: columns.count) { $0.text(emptyText) }
+                stateBody(class: "status empty", columnCount: columnCount) { $0.text(emptyText) }
             }
-            if let nextHref { paginationBody(nextHref: nextHref, columnCount: columns.count) }
         }
-        raw("</table>\n")
     }
 
     /// One `<tbody data-section>` per part: a header unless the part continues its section, the
@@ -106,16 +121,16 @@ extension HTMLWriter {
             }
             if !continued, section.header != nil {
                 sectionHeaderRow(section, columnCount: columns.count)
-                bytes.append(0x0A)
+                byte(0x0A)
             }
             let rows = section.rows
             for index in part.rows {
                 row(rows[index], columns: columns)
-                bytes.append(0x0A)
+                byte(0x0A)
             }
             if part.rows.upperBound == rows.count, section.footer != nil {
                 sectionFooterRow(section, columnCount: columns.count)
-                bytes.append(0x0A)
+                byte(0x0A)
             }
             raw("</tbody>\n")
         }
@@ -131,7 +146,7 @@ extension HTMLWriter {
     }
 
     /// A `<tbody class="…">` holding one row with one cell spanning all columns.
-    private mutating func stateBody(class className: StaticString, columnCount: Int, content: (inout HTMLWriter) -> Void) {
+    mutating func stateBody(class className: StaticString, columnCount: Int, content: (inout HTMLWriter) -> Void) {
         raw("<tbody class=\"")
         raw(className)
         raw("\"><tr><td colspan=\"")
@@ -144,7 +159,7 @@ extension HTMLWriter {
     /// ` name="N"` for a CSS pixel length: an integer when integral, else Swift's shortest form.
     mutating func pixelAttribute(_ name: StaticString, _ value: Double) {
         guard value.isFinite else { return }
-        bytes.append(0x20)
+        byte(0x20)
         raw(name)
         raw("=\"")
         if value.rounded() == value, value.magnitude < 1e15 {

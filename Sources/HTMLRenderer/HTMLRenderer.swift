@@ -50,14 +50,26 @@ struct ResolvedColumn {
     var containsLinks: Bool { custom?.containsLinks ?? (column.kind == .link) }
 }
 
+/// What the row loop does for a column: a trivial value, so reading it costs no reference counting.
+enum CellPlan {
+    /// The built-in rendering in a plain `<td>`.
+    case plain
+    /// The built-in rendering in `<td class="num">`.
+    case number
+    /// `ResolvedColumns.columns[index].custom`.
+    case custom
+}
+
 /// The columns of a document as the renderer uses them.
 struct ResolvedColumns {
     let columns: [ResolvedColumn]
+    /// One plan per column.
+    let plans: [CellPlan]
+    /// The column keys, for matching cells to columns.
+    let keys: [String]
     /// The column whose cell holds a linked row's `<a class="row-link">`: the first that has no
     /// links of its own, else the first.
     let rowLinkColumn: Int
-    /// Whether any column has a custom renderer (the fast path skips closures otherwise).
-    let allBuiltIn: Bool
 
     init(_ doc: ListDocument, renderers: [CellRendererKey: CellRenderer]) {
         let columns = doc.columns.map { column in
@@ -67,10 +79,17 @@ struct ResolvedColumns {
                     ? nil : renderers[.column(column.key)] ?? renderers[.kind(column.kind)])
         }
         self.columns = columns
+        plans = columns.map { $0.custom != nil ? .custom : $0.column.kind == .number ? .number : .plain }
+        keys = doc.columns.map(\.key)
         rowLinkColumn = columns.firstIndex { !$0.containsLinks } ?? 0
-        allBuiltIn = columns.allSatisfy { $0.custom == nil }
     }
 
     var count: Int { columns.count }
-}
 
+    /// The index of the column with `key`, by linear search (rows have few cells).
+    @inline(__always)
+    func index(ofKey key: String) -> Int? {
+        for index in keys.indices where keys[index] == key { return index }
+        return nil
+    }
+}

@@ -9,7 +9,7 @@ extension HTMLWriter {
     public static func formatNumber(_ value: Double) -> String {
         var writer = HTMLWriter(capacity: 32)
         writer.appendNumber(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.finish(), as: UTF8.self)
     }
 
     mutating func appendNumber(_ value: Double) {
@@ -17,21 +17,21 @@ extension HTMLWriter {
         if value.isInfinite { value < 0 ? raw("-Infinity") : raw("Infinity"); return }
         if value.rounded(.towardZero) == value, value.magnitude < 9_007_199_254_740_992 {
             let integer = Int64(value)
-            if integer < 0 { bytes.append(0x2D) }
+            if integer < 0 { byte(0x2D) }
             appendGrouped(integer.magnitude)
             return
         }
         var text = value.description
         text.withUTF8 { utf8 in
             if utf8.contains(0x65) {  // "e": exponent form, printed as is
-                bytes.append(contentsOf: utf8)
+                append(utf8)
                 return
             }
             var start = 0
-            if utf8.first == 0x2D { bytes.append(0x2D); start = 1 }
+            if utf8.first == 0x2D { byte(0x2D); start = 1 }
             let dot = utf8[start...].firstIndex(of: 0x2E) ?? utf8.count
             appendGroupedDigits(UnsafeBufferPointer(rebasing: utf8[start..<dot]))
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[dot...]))
+            append(UnsafeBufferPointer(rebasing: utf8[dot...]))
         }
     }
 
@@ -42,7 +42,7 @@ extension HTMLWriter {
             return
         }
         appendGrouped(value / 1000)
-        bytes.append(0x2C)
+        byte(0x2C)
         appendDigits(value % 1000, minimumWidth: 3)
     }
 
@@ -50,16 +50,16 @@ extension HTMLWriter {
     @inline(__always)
     private mutating func appendDigits(_ value: UInt64, minimumWidth: Int) {
         let hundreds = UInt8(value / 100), tens = UInt8(value / 10 % 10), ones = UInt8(value % 10)
-        if minimumWidth == 3 || hundreds > 0 { bytes.append(0x30 + hundreds) }
-        if minimumWidth == 3 || hundreds > 0 || tens > 0 { bytes.append(0x30 + tens) }
-        bytes.append(0x30 + ones)
+        if minimumWidth == 3 || hundreds > 0 { byte(0x30 + hundreds) }
+        if minimumWidth == 3 || hundreds > 0 || tens > 0 { byte(0x30 + tens) }
+        byte(0x30 + ones)
     }
 
     /// Appends ASCII digits with `,` between groups of three.
     private mutating func appendGroupedDigits(_ digits: UnsafeBufferPointer<UInt8>) {
         for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { bytes.append(0x2C) }
-            bytes.append(digit)
+            if offset > 0, (digits.count - offset) % 3 == 0 { byte(0x2C) }
+            byte(digit)
         }
     }
 }

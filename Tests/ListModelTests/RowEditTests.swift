@@ -59,3 +59,34 @@ import ListModel
         #expect(throws: ListEditError.self) { try doc.replaceRow(Row(key: "nope")) }
     }
 }
+
+@Suite struct RowValidationTests {
+    let columns = [Column(key: "name"), Column(key: "pop", kind: .number)]
+
+    @Test func acceptsAValidRowInCanonicalForm() throws {
+        let row = try Row(json: ["key": "it", "cells": ["name": "Italy", "pop": nil] as JSONValue], columns: columns)
+        #expect(row == Row(key: "it", cells: ["name": .text("Italy")]), "a null cell is a missing cell")
+        #expect(throws: ListDocumentError.self, "cells name declared columns only, even when null") {
+            try Row(json: ["key": "it", "cells": ["nothing": nil] as JSONValue], columns: columns)
+        }
+    }
+
+    @Test func pointsAtTheOffendingMember() {
+        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["cells", "pop"]),
+                                          message: "must be a number for column \"pop\" (kind number), got string")) {
+            try Row(json: ["key": "it", "cells": ["pop": "many"]], columns: columns)
+        }
+        #expect(throws: ListDocumentError.self) { try Row(json: ["cells": [:] as JSONValue], columns: columns) }
+        #expect(throws: ListDocumentError.self) { try Row(json: ["key": "x", "href": "javascript:alert(1)"], columns: columns) }
+    }
+
+    @Test func arraysPrefixTheIndex() {
+        do {
+            _ = try Row.rows(json: [["key": "a"], ["key": "b", "bogus": 1]], columns: columns)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.pointer == JSONPointer(tokens: ["1", "bogus"]))
+        }
+        #expect(throws: ListDocumentError.self) { try Row.rows(json: ["key": "a"], columns: columns) }
+    }
+}

@@ -1,4 +1,55 @@
+// C binding to GNU libmicrohttpd (0.9.75): only what Swift cannot do itself.
+// Variadic calls get fixed-signature shims; macros that do not import get constants.
 #ifndef CMICROHTTPD_H
 #define CMICROHTTPD_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
 #include <microhttpd.h>
+
+/// `MHD_SIZE_UNKNOWN`: the total size of a response whose length is not known in advance.
+extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;
+/// `MHD_CONTENT_READER_END_OF_STREAM`: a content reader's "no more data, end normally".
+extern const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM;
+/// `MHD_CONTENT_READER_END_WITH_ERROR`: a content reader's "abort this response".
+extern const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR;
+
+/// Signature of `MHD_OPTION_URI_LOG_CALLBACK`: sees the raw request URI first; its result becomes `*req_cls`.
+typedef void *(*CMicroHTTPD_URILogCallback)(void *cls, const char *uri, struct MHD_Connection *connection);
+/// Signature of `MHD_OPTION_UNESCAPE_CALLBACK`: returns the new length of the string it unescaped in place.
+typedef size_t (*CMicroHTTPD_UnescapeCallback)(void *cls, struct MHD_Connection *connection, char *s);
+
+/// An option with one integer argument (`MHD_OPTION_CONNECTION_LIMIT`, `..._TIMEOUT`, ...).
+struct MHD_OptionItem CMicroHTTPD_option_uint(enum MHD_OPTION option, unsigned int value);
+/// An option with one `size_t` argument (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`, ...).
+struct MHD_OptionItem CMicroHTTPD_option_size(enum MHD_OPTION option, size_t value);
+/// `MHD_OPTION_SOCK_ADDR`: the address to bind (must outlive `CMicroHTTPD_start_daemon`).
+struct MHD_OptionItem CMicroHTTPD_option_sock_addr(const struct sockaddr *address);
+/// `MHD_OPTION_NOTIFY_COMPLETED`: called once per request when it ends, however it ends.
+struct MHD_OptionItem CMicroHTTPD_option_notify_completed(MHD_RequestCompletedCallback callback, void *cls);
+/// `MHD_OPTION_URI_LOG_CALLBACK`: see `CMicroHTTPD_URILogCallback`.
+struct MHD_OptionItem CMicroHTTPD_option_uri_log(CMicroHTTPD_URILogCallback callback, void *cls);
+/// `MHD_OPTION_UNESCAPE_CALLBACK`: see `CMicroHTTPD_UnescapeCallback`.
+struct MHD_OptionItem CMicroHTTPD_option_unescape(CMicroHTTPD_UnescapeCallback callback, void *cls);
+/// Receives one formatted libmicrohttpd log message (no trailing newline needed).
+typedef void (*CMicroHTTPD_LogCallback)(void *cls, const char *message);
+/// `MHD_OPTION_EXTERNAL_LOGGER` with a formatter: libmicrohttpd's printf-style messages are
+/// formatted here (Swift cannot take a `va_list` format) and handed to `callback` as one string.
+/// Put it first in the array so that start-up messages use it too.
+struct MHD_OptionItem CMicroHTTPD_option_logger(CMicroHTTPD_LogCallback callback, void *cls);
+/// `MHD_OPTION_END`: terminates an option array.
+struct MHD_OptionItem CMicroHTTPD_option_end(void);
+
+/// Starts a daemon with options given as an `MHD_OPTION_END`-terminated array.
+/// Returns NULL on failure (port in use, bad options). Wraps the variadic `MHD_start_daemon`.
+struct MHD_Daemon *CMicroHTTPD_start_daemon(unsigned int flags, uint16_t port,
+                                            MHD_AccessHandlerCallback handler, void *handler_cls,
+                                            const struct MHD_OptionItem *options);
+
+/// The port the daemon is bound to (the real one when started on port 0), or 0 if unknown.
+/// Wraps the variadic `MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT)`.
+uint16_t CMicroHTTPD_daemon_bind_port(struct MHD_Daemon *daemon);
+
+
 #endif

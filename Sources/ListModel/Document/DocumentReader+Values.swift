@@ -18,7 +18,7 @@ extension DocumentReader {
     }
 
     func cell(_ value: JSONValue, column: Column) throws(Failure) -> CellValue {
-        let forColumn = "for column \(quotedKey(column.key)) (kind \(column.kind.rawValue))"
+        var forColumn: String { "for column \(quotedKey(column.key)) (kind \(column.kind.rawValue))" }
         switch (column.kind, value) {
         case (.text, .string(let string)):
             return .text(try text(value, string))

@@ -6,9 +6,18 @@ public struct Cursor: Sendable, Hashable {
     public var orderKey: OrderKey
     /// The key of that row.
     public var rowKey: String
+    /// The key of that row's section, when known: it places empty sections right when the
+    /// row has since been deleted.
+    public var sectionKey: String?
 
     public init(orderKey: OrderKey, rowKey: String) {
         self.orderKey = orderKey
         self.rowKey = rowKey
+    }
+
+    public init(orderKey: OrderKey, rowKey: String, sectionKey: String?) {
+        self.orderKey = orderKey
+        self.rowKey = rowKey
+        self.sectionKey = sectionKey
     }
 }

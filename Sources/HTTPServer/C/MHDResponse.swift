@@ -1,0 +1,85 @@
+import CMicroHTTPD
+
+/// Builds libmicrohttpd responses from Swift bytes without copying them.
+enum MHDResponse {
+    /// Keeps an array's storage alive while libmicrohttpd sends from it.
+    final class ByteBox {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    /// A response whose body points into `bytes` (retained until libmicrohttpd frees the response).
+    /// The corresponding C function is `MHD_create_response_from_buffer_with_free_callback_cls`.
+    static func fromBytes(_ bytes: [UInt8]) throws -> OpaquePointer {
+        guard !bytes.isEmpty else {
+            return try mhdCall("MHD_create_response_from_buffer") {
+                MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            }
+        }
+        let box = Unmanaged.passRetained(ByteBox(bytes))
+        let base = box.takeUnretainedValue().bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+        do {
+            return try mhdCall("MHD_create_response_from_buffer_with_free_callback_cls") {
+                MHD_create_response_from_buffer_with_free_callback_cls(bytes.count, base, byteBoxFreeCallback, box.toOpaque())
+            }
+        } catch {
+            box.release()
+            throw error
+        }
+    }
+
+    /// Adds every header field to a response.
+    /// The corresponding C function is `MHD_add_response_header`.
+    static func addHeaders(_ headers: HTTPHeaders, to response: OpaquePointer) throws {
+        for field in headers {
+            try mhdCall("MHD_add_response_header(\(field.name))") { MHD_add_response_header(response, field.name, field.value) }
+        }
+    }
+}
+
+/// Releases the `ByteBox` behind a response body.
+func byteBoxFreeCallback(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<MHDResponse.ByteBox>.fromOpaque(cls).release()
+}
+
+/// A complete response built once and sent many times (a static file): libmicrohttpd shares one
+/// copy of its status line, headers and bytes among all connections.
+///
+/// Use it as `Response(prepared:)`. The server sends the prepared status, headers and bytes;
+/// changing that `Response`'s headers has no effect on the wire.
+public final class PreparedResponse: @unchecked Sendable {
+    let pointer: OpaquePointer
+    public let status: HTTPStatus
+    public let headers: HTTPHeaders
+    public let bytes: [UInt8]
+
+    /// Prepares a byte response (a streaming one cannot be prepared).
+    /// - Throws: `HTTPError` 500 for a streaming response; `MHDError` if libmicrohttpd refuses a header.
+    public init(_ response: Response) throws {
+        guard case .bytes(let bytes) = response.body else {
+            throw HTTPError(.internalServerError, "A streaming response cannot be prepared.")
+        }
+        let pointer = try MHDResponse.fromBytes(bytes)
+        do {
+            try MHDResponse.addHeaders(response.headers, to: pointer)
+        } catch {
+            MHD_destroy_response(pointer)
+            throw error
+        }
+        self.pointer = pointer
+        self.status = response.status
+        self.headers = response.headers
+        self.bytes = bytes
+    }
+
+    deinit { MHD_destroy_response(pointer) }
+}
+
+extension Response {
+    /// Sends a prepared response (its status, headers and bytes).
+    public init(prepared: PreparedResponse) {
+        self.init(status: prepared.status, headers: prepared.headers)
+        body = .prepared(prepared)
+    }
+}

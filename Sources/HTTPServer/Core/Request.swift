@@ -1,0 +1,75 @@
+/// One HTTP request as a handler sees it: method, decoded path, query, headers and the whole body.
+///
+/// The body has already been checked against the server's size cap. Path parameters are
+/// filled in by the `Router` for the route that matched.
+public struct Request: Sendable {
+    public let method: HTTPMethod
+    /// The path as sent, still percent-encoded, without the query ("/lists/a%2Fb").
+    public let path: String
+    /// The path split at "/" and then percent-decoded, so "%2F" stays inside its segment
+    /// ("/lists/a%2Fb" gives ["lists", "a/b"]; "/" gives []).
+    public let pathSegments: [String]
+    /// The raw query string after "?", or "" when there is none.
+    public let rawQuery: String
+    /// Query items in order, decoded ("+" is a space).
+    public let queryItems: [(name: String, value: String)]
+    public let headers: HTTPHeaders
+    public let body: [UInt8]
+    /// Parameters captured by the matched route pattern (`/lists/{id}` gives `parameters["id"]`).
+    public internal(set) var parameters: [String: String] = [:]
+
+    /// Parses a request target ("/path?query", or an absolute "http://host/path?query").
+    /// - Throws: `HTTPError` 400 when the path is malformed: not starting with "/", a bad
+    ///   `%` escape, bytes that are not UTF-8, or an encoded NUL.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws {
+        var target = Substring(target)
+        if target.utf8.first != UInt8(ascii: "/") && (target.hasPrefix("http://") || target.hasPrefix("https://")) {
+            let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
+            target = afterScheme.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+                .map { afterScheme[$0...] } ?? "/"
+            if target.hasPrefix("?") { target = "/" + target }
+        }
+        let utf8 = target.utf8
+        if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
+        let pathPart: Substring
+        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            pathPart = target[..<question]
+            rawQuery = String(target[target.utf8.index(after: question)...])
+        } else {
+            pathPart = target
+            rawQuery = ""
+        }
+        guard pathPart.utf8.first == UInt8(ascii: "/") else {
+            throw HTTPError(.badRequest, "The request target must start with \"/\".")
+        }
+        var segments: [String] = []
+        if pathPart.utf8.count > 1 {
+            for raw in pathPart.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                guard let segment = PercentDecoding.decodeSegment(Substring(raw)) else {
+                    throw HTTPError(.badRequest, "The request path holds a malformed escape, an encoded NUL or bytes that are not UTF-8.")
+                }
+                segments.append(segment)
+            }
+        }
+        self.method = method
+        self.path = String(pathPart)
+        self.pathSegments = segments
+        self.queryItems = rawQuery.isEmpty ? [] : PercentDecoding.queryItems(Substring(rawQuery))
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the named query item, or nil.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// The named path parameter.
+    /// - Throws: `HTTPError` 500 if the matched route has no such parameter (a programming error).
+    public func parameter(_ name: String) throws -> String {
+        guard let value = parameters[name] else {
+            throw HTTPError(.internalServerError, "Route parameter \(name) is missing.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,84 @@
+/// A response: status, header fields and a body of bytes or a stream.
+///
+/// `Content-Length`, `Date` and chunked framing are added by the server; `HEAD` requests get
+/// the headers of the `GET` answer without the body.
+public struct Response: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: Body
+
+    /// What follows the header fields.
+    public enum Body: Sendable {
+        /// A complete body, sent with `Content-Length`.
+        case bytes([UInt8])
+        /// A body produced over time by a `ResponseStream`, sent chunked. See `Response.stream`.
+        case stream(StreamSetup)
+        /// A response built once and shared; see `PreparedResponse`.
+        case prepared(PreparedResponse)
+    }
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    /// The body bytes, or nil for a stream (handy in tests).
+    public var bodyBytes: [UInt8]? {
+        switch body {
+        case .bytes(let bytes): bytes
+        case .prepared(let prepared): prepared.bytes
+        case .stream: nil
+        }
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ text: String, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// A `text/html; charset=utf-8` response from bytes the caller has already escaped.
+    public static func html(_ bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: bytes)
+    }
+
+    /// An `application/json` response from serialized JSON bytes.
+    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json"], body: bytes)
+    }
+
+    /// The RFC 9457 `application/problem+json` answer for an error.
+    public static func problem(_ error: HTTPError) -> Response {
+        error.response
+    }
+
+    /// A streaming response (Server-Sent Events and the like).
+    ///
+    /// `start` runs once on the server thread right after the status and headers are queued;
+    /// keep the `ResponseStream` it receives and `write` to it from any thread. When the stream
+    /// has nothing buffered its connection is suspended (no CPU) until the next write.
+    /// - Parameters:
+    ///   - heartbeat: bytes written whenever the stream has been idle for the server's heartbeat
+    ///     interval (at most 15 s by default), e.g. `Array(": keep-alive\n\n".utf8)` for SSE.
+    ///     Heartbeats are how a stream notices a vanished client.
+    ///   - blockSize: the most bytes handed to the socket per call; also the per-stream buffer
+    ///     libmicrohttpd allocates.
+    public static func stream(
+        status: HTTPStatus = .ok,
+        headers: HTTPHeaders,
+        heartbeat: [UInt8]? = nil,
+        blockSize: Int = 8 * 1024,
+        start: @escaping @Sendable (ResponseStream) -> Void
+    ) -> Response {
+        var response = Response(status: status, headers: headers)
+        response.body = .stream(StreamSetup(heartbeat: heartbeat, blockSize: blockSize, start: start))
+        return response
+    }
+}
+
+/// How to set up a streaming body; made by `Response.stream`.
+public struct StreamSetup: Sendable {
+    let heartbeat: [UInt8]?
+    let blockSize: Int
+    let start: @Sendable (ResponseStream) -> Void
+}

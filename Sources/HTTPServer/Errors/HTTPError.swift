@@ -1,0 +1,68 @@
+/// An error a handler throws to answer with a status and a human message.
+///
+/// The server turns it into an RFC 9457 problem document (`application/problem+json`)
+/// with `type`, `title`, `status` and `detail`. Any other error thrown by a handler becomes
+/// a 500 whose body says nothing about the cause (the cause goes to the log).
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public var status: HTTPStatus
+    /// A message for the person reading the response: what was wrong with their request.
+    public var detail: String?
+    /// A short summary of the problem type; the status's reason phrase by default.
+    public var title: String
+    /// A URI naming the problem type; "about:blank" means "just the status".
+    public var type: String
+    /// Extra header fields for the answer (e.g. `Allow` for 405, `WWW-Authenticate` for 401).
+    public var headers: HTTPHeaders
+
+    public init(_ status: HTTPStatus, _ detail: String? = nil, title: String? = nil,
+                type: String = "about:blank", headers: HTTPHeaders = HTTPHeaders()) {
+        self.status = status
+        self.detail = detail
+        self.title = title ?? status.reasonPhrase
+        self.type = type
+        self.headers = headers
+    }
+
+    public var description: String {
+        "\(status.code) \(title)" + (detail.map { ": \($0)" } ?? "")
+    }
+
+    /// The problem+json response for this error.
+    public var response: Response {
+        var json = "{\"type\":"
+        ProblemJSON.appendString(type, to: &json)
+        json += ",\"title\":"
+        ProblemJSON.appendString(title, to: &json)
+        json += ",\"status\":\(status.code)"
+        if let detail {
+            json += ",\"detail\":"
+            ProblemJSON.appendString(detail, to: &json)
+        }
+        json += "}"
+        var headers = self.headers
+        headers["Content-Type"] = "application/problem+json"
+        return Response(status: status, headers: headers, body: Array(json.utf8))
+    }
+}
+
+/// The few bits of JSON writing problem documents need (this target does not depend on ListModel).
+enum ProblemJSON {
+    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{0}"..."\u{1F}", "\u{2028}", "\u{2029}":
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,73 @@
+/// A request handler: returns a response or throws (`HTTPError` for answers such as 404 or 422).
+public typealias Handler = @Sendable (Request) throws -> Response
+
+/// Maps method and path to handlers; answers 404 for unknown paths and 405 (with `Allow`)
+/// for a known path with another method. `GET` routes also answer `HEAD`.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/lists/{id}") { request in
+///     let id = try request.parameter("id")
+///     return .text("list \(id)")
+/// }
+/// ```
+/// Routes are tried in the order they were added; the first match wins.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: PathPattern
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    /// Adds a route for `method` and `pattern` (see the type's documentation for patterns).
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: PathPattern(pattern), handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on(.get, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { on(.put, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { on(.post, pattern, handler) }
+    public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { on(.patch, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { on(.delete, pattern, handler) }
+
+    /// Finds the route for a request and runs it; never throws.
+    ///
+    /// `HTTPError`s become problem+json answers; any other error becomes a 500 that leaks
+    /// nothing, and `onInternalError` receives the error to log.
+    public func respond(to request: Request, onInternalError: (Request, any Error) -> Void = { _, _ in }) -> Response {
+        do {
+            return try dispatch(request)
+        } catch let error as HTTPError {
+            return error.response
+        } catch {
+            onInternalError(request, error)
+            return HTTPError(.internalServerError, "The server failed to answer this request; the cause is in its log.").response
+        }
+    }
+
+    private func dispatch(_ request: Request) throws -> Response {
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(request.pathSegments) else { continue }
+            if route.method == request.method || (route.method == .get && request.method == .head) {
+                var request = request
+                request.parameters = parameters
+                return try route.handler(request)
+            }
+            allowed.append(route.method)
+            if route.method == .get { allowed.append(.head) }
+        }
+        guard allowed.isEmpty else {
+            var unique: [String] = []
+            for method in allowed where !unique.contains(method.rawValue) { unique.append(method.rawValue) }
+            let allow = unique.joined(separator: ", ")
+            throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(allow).",
+                            headers: ["Allow": allow])
+        }
+        throw HTTPError(.notFound, "Nothing is served at \(request.path).")
+    }
+}

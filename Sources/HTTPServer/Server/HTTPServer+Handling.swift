@@ -1,0 +1,143 @@
+import CMicroHTTPD
+
+extension HTTPServer {
+    /// Body bytes past the cap read and thrown away before the connection is simply closed.
+    static let discardLimit = 64 * 1024 * 1024
+
+    /// One access-handler call for a request (see `accessHandlerCallback`).
+    ///
+    /// Never answers on the first call (libmicrohttpd 0.9.75 would then close the connection),
+    /// except an early 413 for a declared `Content-Length` over the cap. Body pieces are
+    /// collected up to the cap; past it they are discarded and the answer is 413 when the body
+    /// ends (0.9.75 refuses a response queued mid-body).
+    func handle(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>,
+                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+        if !state.sawHeaders {
+            state.sawHeaders = true
+            if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
+                let length = UInt64(String(cString: declared)) ?? 0
+                if length > UInt64(configuration.maxBodyBytes) {
+                    return answerTooLarge(connection: connection, state: state, method: method)
+                }
+                state.body.reserveCapacity(Int(length))
+            }
+            return .YES
+        }
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            if state.responded { return .YES }
+            if state.bodyTooLarge {
+                // libmicrohttpd 0.9.75 cannot queue a response while a body is arriving: discard
+                // the rest and answer 413 at its end, unless it goes on far past the cap.
+                state.discarded += size
+                return state.discarded > Self.discardLimit ? .NO : .YES
+            }
+            if state.body.count + size > configuration.maxBodyBytes {
+                state.bodyTooLarge = true
+                state.discarded = state.body.count + size
+                state.body = []
+                return .YES
+            }
+            if let uploadData {
+                state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+            }
+            return .YES
+        }
+        if state.responded { return .YES }
+        if state.bodyTooLarge { return answerTooLarge(connection: connection, state: state, method: method) }
+
+        let methodName = HTTPMethod(String(cString: method))
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, headerIteratorCallback, pointer)
+        }
+        let response: Response
+        do {
+            let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
+            state.body = []
+            response = router.respond(to: request) { request, error in
+                Log.info("error: \(request.method) \(request.path) failed: \(String(reflecting: error))")
+            }
+        } catch let error as HTTPError {
+            response = error.response
+        } catch {
+            response = HTTPError(.badRequest).response
+        }
+        return queue(response, connection: connection, state: state, method: methodName.rawValue)
+    }
+
+    private func answerTooLarge(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>) -> MHD_Result {
+        let error = HTTPError(.contentTooLarge, "The request body exceeds the limit of \(configuration.maxBodyBytes) bytes.",
+                              headers: ["Connection": "close"])
+        return queue(error.response, connection: connection, state: state, method: String(cString: method))
+    }
+
+    /// Hands a response to libmicrohttpd; on failure the connection is closed.
+    private func queue(_ response: Response, connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
+        state.responded = true
+        do {
+            let stream = try queueOrThrow(response, connection: connection)
+            record(status: response.status.code, state: state, method: method)
+            if let (stream, setup) = stream { startStream(stream, setup: setup) }
+            return .YES
+        } catch {
+            Log.info("error: cannot send the response to \(method) \(state.rawURI): \(error)")
+            return .NO
+        }
+    }
+
+    private func queueOrThrow(_ response: Response, connection: OpaquePointer) throws -> (ResponseStream, StreamSetup)? {
+        let mhdResponse: OpaquePointer
+        var stream: (ResponseStream, StreamSetup)?
+        switch response.body {
+        case .bytes(let bytes):
+            mhdResponse = try MHDResponse.fromBytes(bytes)
+        case .prepared(let prepared):
+            try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(prepared.status.code), prepared.pointer) }
+            return nil
+        case .stream(let setup):
+            let created = ResponseStream(heartbeat: setup.heartbeat)
+            let retained = Unmanaged.passRetained(created)
+            do {
+                mhdResponse = try mhdCall("MHD_create_response_from_callback") {
+                    MHD_create_response_from_callback(CMicroHTTPD_SIZE_UNKNOWN, max(256, setup.blockSize),
+                                                      streamReaderCallback, retained.toOpaque(), streamFreeCallback)
+                }
+            } catch {
+                retained.release()
+                throw error
+            }
+            stream = (created, setup)
+        }
+        defer { MHD_destroy_response(mhdResponse) }
+        try MHDResponse.addHeaders(response.headers, to: mhdResponse)
+        if let (created, _) = stream {
+            created.attach(to: connection)
+            metrics.streamOpened()
+            streams.add(created)
+            created.onTermination { [self, created] in
+                streams.remove(created)
+                metrics.streamClosed()
+            }
+        }
+        try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(response.status.code), mhdResponse) }
+        return stream
+    }
+
+    private func startStream(_ stream: ResponseStream, setup: StreamSetup) {
+        setup.start(stream)
+    }
+
+    private func record(status: Int, state: RequestState, method: String) {
+        let elapsed = monotonicNanoseconds() &- state.started
+        metrics.responded(status: status, nanoseconds: elapsed)
+        if configuration.logRequests {
+            let micros = elapsed / 1000
+            let fraction = micros % 1000
+            let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+            let target = state.rawURI.utf8.count <= 200 ? state.rawURI : String(state.rawURI.prefix(200)) + "..."
+            Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// Counters the server keeps about itself, rendered in Prometheus text format by `prometheusText`.
+public final class ServerMetrics: Sendable {
+    private struct Counters {
+        var byStatus: [Int: Int] = [:]
+        var durationNanoseconds: UInt64 = 0
+        var requests = 0
+    }
+
+    private let counters = Mutex(Counters())
+    private let inFlight = Atomic<Int>(0)
+    private let streams = Atomic<Int>(0)
+
+    public init() {}
+
+    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+    func requestEnded() { inFlight.subtract(1, ordering: .relaxed) }
+    func streamOpened() { streams.add(1, ordering: .relaxed) }
+    func streamClosed() { streams.subtract(1, ordering: .relaxed) }
+
+    func responded(status: Int, nanoseconds: UInt64) {
+        counters.withLock {
+            $0.byStatus[status, default: 0] += 1
+            $0.durationNanoseconds &+= nanoseconds
+            $0.requests += 1
+        }
+    }
+
+    /// Streaming responses currently open.
+    public var openStreams: Int { streams.load(ordering: .relaxed) }
+
+    /// Requests the server has received and not yet finished (streams included).
+    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Responses sent so far, by status code.
+    public var responsesByStatus: [Int: Int] { counters.withLock { $0.byStatus } }
+
+    /// The metrics as Prometheus text exposition lines, each name prefixed with `prefix`.
+    public func prometheusText(prefix: String) -> String {
+        let snapshot = counters.withLock { $0 }
+        var text = """
+        # HELP \(prefix)http_responses_total HTTP responses sent, by status code.
+        # TYPE \(prefix)http_responses_total counter
+
+        """
+        for status in snapshot.byStatus.keys.sorted() {
+            text += "\(prefix)http_responses_total{status=\"\(status)\"} \(snapshot.byStatus[status]!)\n"
+        }
+        text += """
+        # HELP \(prefix)http_handler_seconds Time spent from request start to queued response.
+        # TYPE \(prefix)http_handler_seconds summary
+        \(prefix)http_handler_seconds_sum \(Double(snapshot.durationNanoseconds) / 1e9)
+        \(prefix)http_handler_seconds_count \(snapshot.requests)
+        # HELP \(prefix)http_requests_in_flight Requests received and not yet finished, open streams included.
+        # TYPE \(prefix)http_requests_in_flight gauge
+        \(prefix)http_requests_in_flight \(requestsInFlight)
+        # HELP \(prefix)open_streams Streaming responses (SSE) currently open.
+        # TYPE \(prefix)open_streams gauge
+        \(prefix)open_streams \(openStreams)
+
+        """
+        return text
+    }
+}

@@ -1,0 +1,109 @@
+// Pages and windows: keyset pagination over order keys.
+//
+// Empty sections belong to the page on which they fall: leading ones to the first page,
+// those between the previous page's last row and this page's last row to this page,
+// and once no rows remain after a page, every remaining section to it.
+
+extension IndexedList {
+    /// The rows strictly after `cursor` (from the start when `nil`), at most `limit` of them.
+    ///
+    /// The cursor positions by order key (a binary search), so it still works when its
+    /// row was deleted or moved. `next` is the cursor of the page's last row while rows
+    /// remain after it, else `nil`. A `limit` below 1 counts as 1. A cursor with a section
+    /// key (as the list makes them) keeps empty sections from showing twice when its row
+    /// was deleted.
+    public func page(after cursor: Cursor?, limit: Int) -> ListPage {
+        let start = cursor.map { firstPosition(after: $0.orderKey) } ?? 0
+        let end = min(rowCount, start + max(1, limit))
+        let next = end < rowCount ? self.cursor(atPosition: end - 1) : nil
+        var parts = parts(from: start, to: end)
+        // When the cursor's row is gone, empty sections at its position that come before
+        // its section were on the previous page.
+        if let key = cursor?.sectionKey, let cursorSection = sectionIndexes[key] {
+            let skip = parts.prefix {
+                $0.sectionIndex < cursorSection && $0.rows.isEmpty && sectionStarts[$0.sectionIndex] == start
+                    && document.sections[$0.sectionIndex].rows.isEmpty
+            }.count
+            parts.removeFirst(skip)
+        }
+        return ListPage(parts: parts, next: next)
+    }
+
+    /// The cursor after the last row of `page`, even when it is the list's last row;
+    /// `nil` for a page without rows. A client subscribing `until=` this cursor gets
+    /// exactly the rows it has loaded.
+    public func lastCursor(of page: ListPage) -> Cursor? {
+        guard let part = page.parts.last(where: { !$0.rows.isEmpty }) else { return nil }
+        return cursor(atPosition: sectionStarts[part.sectionIndex] + part.rows.upperBound - 1)
+    }
+
+    /// The prefix of the list up to and including the position of `cursor` (by order key),
+    /// with the sections it touches; same empty-section rule as pages.
+    public func window(through cursor: Cursor) -> ListDocument {
+        windowDocument(end: firstPosition(after: cursor.orderKey))
+    }
+
+    /// The first `limit` rows (all when there are fewer), with the sections they touch.
+    public func window(limit: Int) -> ListDocument {
+        windowDocument(end: min(rowCount, max(0, limit)))
+    }
+
+    /// The cursor that ends `window(limit:)`: the cursor of its last row, `nil` when empty.
+    public func windowEnd(limit: Int) -> Cursor? {
+        let end = min(rowCount, max(0, limit))
+        return end > 0 ? cursor(atPosition: end - 1) : nil
+    }
+
+    /// How many rows `window(through:)` holds.
+    public func windowRowCount(through cursor: Cursor) -> Int { firstPosition(after: cursor.orderKey) }
+
+    func windowDocument(end: Int) -> ListDocument {
+        var window = document
+        window.sections = document.sections(in: parts(from: 0, to: end))
+        return window
+    }
+
+    /// The parts covering rows `start..<end`, with the empty sections that fall among them.
+    func parts(from start: Int, to end: Int) -> [ListPage.Part] {
+        let sectionCount = document.sections.count
+        guard sectionCount > 0 else { return [] }
+        // First: the first section ending at or after `start`, unless it holds rows and
+        // ends exactly there (its rows were on an earlier page).
+        var first = lowerBound(sectionCount) { sectionStarts[$0 + 1] >= start }
+        if first < sectionCount, sectionStarts[first] < start, sectionStarts[first + 1] == start { first += 1 }
+        // Last (exclusive): at the end of the list, every section; else those starting before `end`.
+        let last = end >= rowCount ? sectionCount : lowerBound(sectionCount) { sectionStarts[$0] >= end }
+        guard first < last else { return [] }
+        var parts: [ListPage.Part] = []
+        parts.reserveCapacity(last - first)
+        for section in first..<last {
+            let base = sectionStarts[section]
+            let lower = max(start, base) - base
+            let upper = max(lower, min(end, sectionStarts[section + 1]) - base)
+            parts.append(ListPage.Part(sectionIndex: section, rows: lower..<upper))
+        }
+        return parts
+    }
+
+    /// The first index in `0..<count` where `predicate` holds (it must be monotone).
+    private func lowerBound(_ count: Int, _ predicate: (Int) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if predicate(mid) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}
+
+extension ListDocument {
+    /// The sections of `parts` holding only the parts' rows (a page or window as data).
+    public func sections(in parts: [ListPage.Part]) -> [Section] {
+        parts.map { part in
+            var section = sections[part.sectionIndex]
+            if part.rows != section.rows.indices { section.rows = Array(section.rows[part.rows]) }
+            return section
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// A list document with the order key of each of its rows: what pages, cursors and
+/// windows are computed from.
+///
+/// Rows are numbered by their flattened position (section by section, in document
+/// order); `orderKeys[position]` strictly increases with the position. A new version of
+/// the document comes in through `updated(to:)`, which keeps the keys of rows that did
+/// not move and gives new and moved rows keys between their neighbours.
+public struct IndexedList: Sendable {
+    /// The document; assumed valid (`ListDocument(json:)`), in particular row keys unique.
+    public let document: ListDocument
+    /// The order key of each row, by flattened position; strictly increasing.
+    public let orderKeys: [OrderKey]
+    /// Row key → flattened position.
+    public let positions: [String: Int]
+    /// The flattened position of each section's first row, then the row count.
+    let sectionStarts: [Int]
+    /// Section key → section index.
+    let sectionIndexes: [String: Int]
+
+    /// A fresh list: evenly spaced short keys (`OrderKey.spaced(count:)`).
+    public init(document: ListDocument) {
+        self.init(unchecked: document, orderKeys: OrderKey.spaced(count: document.rowCount))
+    }
+
+    /// A list whose keys were stored earlier, e.g. read back from a database.
+    ///
+    /// - Throws: `IndexedListError` when the counts differ or the keys are not
+    ///   well-formed and strictly increasing.
+    public init(document: ListDocument, orderKeys: [OrderKey]) throws(IndexedListError) {
+        guard orderKeys.count == document.rowCount else {
+            throw IndexedListError(message: "\(orderKeys.count) order keys for \(document.rowCount) rows")
+        }
+        for (index, key) in orderKeys.enumerated() {
+            guard key.isWellFormed else {
+                throw IndexedListError(message: "order key \(quotedKey(key.rawValue)) at position \(index) is malformed")
+            }
+            guard index == 0 || orderKeys[index - 1] < key else {
+                throw IndexedListError(message: "order keys do not increase at position \(index)")
+            }
+        }
+        self.init(unchecked: document, orderKeys: orderKeys)
+    }
+
+    /// A list from keys known to fit; `positions` is computed unless given.
+    init(unchecked document: ListDocument, orderKeys: [OrderKey], positions known: [String: Int]? = nil) {
+        self.document = document
+        self.orderKeys = orderKeys
+        let computing = known == nil
+        var positions: [String: Int] = known ?? [:]
+        if computing { positions.reserveCapacity(orderKeys.count) }
+        var starts: [Int] = []
+        starts.reserveCapacity(document.sections.count + 1)
+        var sectionIndexes: [String: Int] = [:]
+        sectionIndexes.reserveCapacity(document.sections.count)
+        var position = 0
+        for (index, section) in document.sections.enumerated() {
+            sectionIndexes[section.key] = index
+            starts.append(position)
+            if computing {
+                for row in section.rows {
+                    positions[row.key] = position
+                    position += 1
+                }
+            } else {
+                position += section.rows.count
+            }
+        }
+        starts.append(position)
+        self.positions = positions
+        self.sectionStarts = starts
+        self.sectionIndexes = sectionIndexes
+    }
+
+    /// The number of rows in all sections.
+    public var rowCount: Int { orderKeys.count }
+
+    /// The flattened position of the row with this key, or `nil` when there is none.
+    public func position(ofRow key: String) -> Int? { positions[key] }
+
+    /// The order key of the row with this key, or `nil` when there is none.
+    public func orderKey(ofRow key: String) -> OrderKey? { positions[key].map { orderKeys[$0] } }
+
+    /// The section index and row index of a flattened position (`0..<rowCount`).
+    public func location(ofPosition position: Int) -> (section: Int, row: Int) {
+        precondition(position >= 0 && position < rowCount, "row position out of range")
+        // The last section whose first row is at or before `position` and that holds rows.
+        var low = 0
+        var high = sectionStarts.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if sectionStarts[mid + 1] <= position { low = mid + 1 } else { high = mid }
+        }
+        return (low, position - sectionStarts[low])
+    }
+
+    /// The row at a flattened position.
+    public func row(atPosition position: Int) -> Row {
+        let (section, row) = location(ofPosition: position)
+        return document.sections[section].rows[row]
+    }
+
+    /// The key of the section holding the row at a flattened position.
+    public func sectionKey(atPosition position: Int) -> String {
+        document.sections[location(ofPosition: position).section].key
+    }
+
+    /// The cursor just after the row at a flattened position.
+    public func cursor(atPosition position: Int) -> Cursor {
+        let (section, row) = location(ofPosition: position)
+        return Cursor(orderKey: orderKeys[position], rowKey: document.sections[section].rows[row].key,
+                      sectionKey: document.sections[section].key)
+    }
+
+    /// The position of the first row whose order key sorts after `key` (`rowCount` if none):
+    /// a binary search.
+    public func firstPosition(after key: OrderKey) -> Int {
+        var low = 0
+        var high = orderKeys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if key < orderKeys[mid] { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}
+
+/// Order keys that do not fit their document.
+public struct IndexedListError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

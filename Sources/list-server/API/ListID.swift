@@ -1,0 +1,38 @@
+import ListModel
+import HTTPServer
+
+/// List ids: `[A-Za-z0-9][A-Za-z0-9._-]{0,63}` (API.md section 2).
+enum ListID {
+    /// `raw` when it is a valid id.
+    /// - Throws: 400 naming the rule otherwise.
+    static func validated(_ raw: String) throws -> String {
+        let bytes = Array(raw.utf8)
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]),
+              bytes.dropFirst().allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+        else {
+            throw HTTPError(.badRequest, "A list id is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit.")
+        }
+        return raw
+    }
+}
+
+/// The small JSON answer of every write: which list, its new version and its row count.
+enum WriteAnswer {
+    static func response(_ snapshot: ListSnapshot, status: HTTPStatus = .ok) -> Response {
+        if status == .noContent {
+            return Response(status: .noContent, headers: ["ETag": Conditional.etag(snapshot.version)])
+        }
+        let body: JSONValue = [
+            "id": .string(snapshot.id),
+            "version": .number(Double(snapshot.version)),
+            "rows": .number(Double(snapshot.list.rowCount)),
+        ]
+        var response = Response.json(body.serialized(), status: status)
+        response.headers["ETag"] = Conditional.etag(snapshot.version)
+        if status == .created { response.headers["Location"] = "/lists/\(snapshot.id)" }
+        return response
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+import ListStore
+
+/// Starts the server from `Settings`, logs the ready line, and stops cleanly on SIGINT/SIGTERM.
+struct App {
+    let settings: Settings
+
+    func run() throws {
+        let address = try BindAddress(host: settings.configuration.host, port: settings.configuration.port)
+        if !address.isLoopback && settings.token == nil {
+            Log.info("refusing to start: \(settings.configuration.host) is not a loopback address and no token is set, "
+                     + "so anyone who can reach it could change every list. Pass --token or set LIST_SERVER_TOKEN.")
+            throw ExitCode(2)
+        }
+        let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
+        let registry = try openRegistry()
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory), registry: registry)
+        Log.info("static files: \(context.assets.root)")
+
+        raiseFileLimit()
+        let signals = SignalWaiter(SIGINT, SIGTERM)  // before any thread starts, so all inherit the mask
+        let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
+                                    metrics: context.metrics)
+        do {
+            try server.start()
+        } catch {
+            Log.info("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
+            throw ExitCode(1)
+        }
+        Log.info("list-server ready at \(server.url)")
+        let signal = signals.wait()
+        Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
+        server.shutdown()
+        Log.info("list-server stopped")
+    }
+
+    /// Opens the store, loads every list, and adds the demo lists when asked and the store is empty.
+    private func openRegistry() throws -> ListRegistry {
+        let store: ListStore
+        let registry: ListRegistry
+        do {
+            store = try ListStore(path: settings.databasePath)
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists)
+        } catch {
+            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            throw ExitCode(1)
+        }
+        let lists = registry.all()
+        Log.info("store \(settings.databasePath): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        if settings.demo {
+            if lists.isEmpty {
+                try DemoLists.load(into: registry)
+                Log.info("loaded \(DemoLists.all.count) demo lists")
+            } else {
+                Log.info("--demo: the store already holds lists, so no demo lists were added")
+            }
+        }
+        return registry
+    }
+}
+
+/// Lifts the soft limit on open files to the hard limit: every open stream holds a socket.
+private func raiseFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}

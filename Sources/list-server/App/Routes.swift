@@ -1,0 +1,15 @@
+import HTTPServer
+
+/// Every route of the server. Each feature adds its routes in its own `Routes/*Routes.swift`
+/// file and is registered here.
+func makeRouter(context: ServerContext) -> Router {
+    var router = Router()
+    HealthRoutes.register(on: &router, context: context)
+    IndexRoutes.register(on: &router, context: context)
+    AssetRoutes.register(on: &router, context: context)
+    MetricsRoutes.register(on: &router, context: context)
+    ListRoutes.register(on: &router, context: context)
+    RowRoutes.register(on: &router, context: context)
+    PageRoutes.register(on: &router, context: context)
+    return router
+}

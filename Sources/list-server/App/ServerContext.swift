@@ -1,0 +1,26 @@
+import HTMLRenderer
+import HTTPServer
+import ListModel
+
+/// What every route can reach: settings, static files, metrics, the lists and the renderer.
+/// Built once at start, shared by all server threads.
+final class ServerContext: Sendable {
+    let settings: Settings
+    let assets: StaticFiles
+    let metrics: ServerMetrics
+    let registry: ListRegistry
+    let authorization: Authorization
+    let renderer: HTMLRenderer
+    let documentLimits: ListDocument.Limits
+
+    init(settings: Settings, assets: StaticFiles, registry: ListRegistry, metrics: ServerMetrics = ServerMetrics(),
+         renderer: HTMLRenderer = HTMLRenderer()) {
+        self.settings = settings
+        self.assets = assets
+        self.metrics = metrics
+        self.registry = registry
+        self.authorization = Authorization(token: settings.token)
+        self.renderer = renderer
+        self.documentLimits = ListDocument.Limits(maxRows: settings.maxRows)
+    }
+}

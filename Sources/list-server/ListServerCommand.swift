@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import HTTPServer
+
+/// The `list-server` command line.
+@main
+struct ListServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list-server",
+        abstract: "Serve shared lists as HTML tables, page by page, live over Server-Sent Events.",
+        discussion: """
+        Reads are public. Writes need "Authorization: Bearer TOKEN" when a token is set; a server \
+        bound to a non-loopback address refuses to start without one. SIGINT or SIGTERM stop it \
+        cleanly (exit status 0). One line per request goes to standard error unless --quiet.
+        """
+    )
+
+    @Option(help: "Address to bind (an IPv4/IPv6 literal or a host name).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one (the ready line names it).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("SQLite database file; ':memory:' keeps nothing on disk.", valueName: "path"))
+    var db = "list-server.sqlite"
+
+    @Option(help: ArgumentHelp("Bearer token required for writes (default: $LIST_SERVER_TOKEN).", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("public"), help: ArgumentHelp(
+        "Folder served under /assets/ (default: the package's Public/, found from the executable or the current directory).",
+        valueName: "dir"))
+    var publicDirectory: String?
+
+    @Flag(help: "Load demo lists on start when the store is empty.")
+    var demo = false
+
+    @Option(help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
+    var maxBody = 8 * 1024 * 1024
+
+    @Option(help: ArgumentHelp("Most lists the server holds; creating more gets 507.", valueName: "count"))
+    var maxLists = 10_000
+
+    @Option(help: ArgumentHelp("Most rows one list holds; writes past it get 422.", valueName: "count"))
+    var maxRows = 1_000_000
+
+    @Flag(help: "Do not log a line per request.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535.") }
+        guard maxBody > 0 else { throw ValidationError("--max-body must be positive.") }
+        guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
+        guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
+    }
+
+    func run() throws {
+        let token = token ?? ProcessInfo.processInfo.environment["LIST_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.maxBodyBytes = maxBody
+        configuration.logRequests = !quiet
+        let settings = Settings(configuration: configuration, databasePath: db, token: token,
+                                publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows)
+        try App(settings: settings).run()
+    }
+}

@@ -1,0 +1,130 @@
+import ListModel
+import ListStore
+import Synchronization
+
+/// The lists this server holds: current snapshots in memory, SQLite as the durable truth.
+///
+/// Writers to one list are serialised by that list's lock and see each other's results;
+/// writers to different lists proceed in parallel (only the short SQLite commit is shared).
+/// Readers take the current snapshot under a lock held for a pointer copy: they never wait
+/// for a write to be computed. Changes are published under the list's lock, so subscribers
+/// see them in version order.
+final class ListRegistry: Sendable {
+    /// One list's slot. `writer` is held for a whole write; `current` only to swap snapshots.
+    private final class Entry: Sendable {
+        let writer = Mutex<Void>(())
+        let current = Mutex<ListSnapshot?>(nil)
+        /// Set once the slot no longer belongs to the registry (deleted, or a failed create).
+        let removed = Atomic<Bool>(false)
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let store: ListStore
+    private let maxLists: Int
+    private let publish: @Sendable (ListChange) -> Void
+
+    /// Loads every stored list; a stored list that no longer decodes stops the start with its id. `publish` is called once per accepted write, in version order per list.
+    init(store: ListStore, maxLists: Int = 10_000, publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
+        self.store = store
+        self.maxLists = maxLists
+        self.publish = publish
+        var loaded: [String: Entry] = [:]
+        for stored in try store.loadAll() {
+            let entry = Entry()
+            let snapshot = try StoredListCoding.snapshot(from: stored)
+            entry.current.withLock { $0 = snapshot }
+            loaded[stored.id] = entry
+        }
+        entries.withLock { $0 = loaded }
+    }
+
+    /// The current snapshot of a list, if it exists.
+    func snapshot(id: String) -> ListSnapshot? {
+        guard let entry = entries.withLock({ $0[id] }) else { return nil }
+        return entry.current.withLock { $0 }
+    }
+
+    /// Every list's current snapshot, ordered by id.
+    func all() -> [ListSnapshot] {
+        let all = entries.withLock { Array($0.values) }
+        return all.compactMap { entry in entry.current.withLock { $0 } }.sorted { $0.id < $1.id }
+    }
+
+    /// Applies one write. `edit` gets the current document (nil when the list does not exist
+    /// and `mayCreate` is true) and returns the new one, or throws to refuse: then nothing changes.
+    /// - Parameter ifMatch: the version the client expects, from `If-Match`.
+    @discardableResult
+    func write(id: String, ifMatch: Int? = nil, mayCreate: Bool = false,
+               _ edit: (ListDocument?) throws -> ListDocument) throws -> ListSnapshot {
+        while true {
+            let entry = try slot(for: id, mayCreate: mayCreate)
+            let result: ListSnapshot? = try entry.writer.withLock { _ in
+                if entry.removed.load(ordering: .acquiring) { return nil }
+                let old = entry.current.withLock { $0 }
+                do {
+                    guard old != nil || mayCreate else { throw RegistryError.notFound(id: id) }
+                    if let ifMatch, ifMatch != old?.version {
+                        throw RegistryError.versionMismatch(expected: ifMatch, current: old?.version)
+                    }
+                    let document = try edit(old?.document)
+                    let list = old.map { $0.list.updated(to: document) } ?? IndexedList(document: document)
+                    let new = ListSnapshot(id: id, version: (old?.version ?? 0) + 1, list: list)
+                    let patch = old.map { JSONPatch(from: $0.document, to: document) }
+                        ?? JSONPatch(operations: [.replace(path: .root, value: document.json)])
+                    try store.commit(StoredListCoding.write(from: old, to: new, patch: patch))
+                    entry.current.withLock { $0 = new }
+                    publish(ListChange(id: id, old: old, new: new, patch: patch))
+                    return new
+                } catch {
+                    if old == nil { retire(entry, id: id) }
+                    throw error
+                }
+            }
+            if let result { return result }
+        }
+    }
+
+    /// Deletes a list. Returns the last snapshot it had.
+    @discardableResult
+    func delete(id: String, ifMatch: Int? = nil) throws -> ListSnapshot {
+        while true {
+            guard let entry = entries.withLock({ $0[id] }) else { throw RegistryError.notFound(id: id) }
+            let result: ListSnapshot? = try entry.writer.withLock { _ in
+                if entry.removed.load(ordering: .acquiring) { return nil }
+                guard let old = entry.current.withLock({ $0 }) else { throw RegistryError.notFound(id: id) }
+                if let ifMatch, ifMatch != old.version {
+                    throw RegistryError.versionMismatch(expected: ifMatch, current: old.version)
+                }
+                try store.delete(id: id)
+                entry.current.withLock { $0 = nil }
+                retire(entry, id: id)
+                publish(ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])))
+                return old
+            }
+            if let result { return result }
+        }
+    }
+
+    /// Throws unless the store can still commit (the health check).
+    func checkStoreWritable() throws { try store.checkWritable() }
+
+    /// The entry for `id`, creating an empty slot when allowed and there is room.
+    private func slot(for id: String, mayCreate: Bool) throws -> Entry {
+        try entries.withLock { entries in
+            if let entry = entries[id] { return entry }
+            guard mayCreate else { throw RegistryError.notFound(id: id) }
+            guard entries.count < maxLists else { throw RegistryError.tooManyLists(limit: maxLists) }
+            let entry = Entry()
+            entries[id] = entry
+            return entry
+        }
+    }
+
+    /// Takes a slot out of the registry; writers waiting on it start over.
+    private func retire(_ entry: Entry, id: String) {
+        entry.removed.store(true, ordering: .releasing)
+        entries.withLock { entries in
+            if entries[id] === entry { entries[id] = nil }
+        }
+    }
+}

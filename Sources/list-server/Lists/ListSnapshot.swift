@@ -1,0 +1,22 @@
+import ListModel
+
+/// One list at one version: immutable, shared freely between readers.
+struct ListSnapshot: Sendable {
+    let id: String
+    let version: Int
+    /// The document with its rows' order keys.
+    let list: IndexedList
+
+    var document: ListDocument { list.document }
+}
+
+/// What one accepted write did, published to subscribers in version order.
+struct ListChange: Sendable {
+    let id: String
+    /// The list before the write; nil when the write created it.
+    let old: ListSnapshot?
+    /// The list after the write; nil when the write deleted it.
+    let new: ListSnapshot?
+    /// The `view=json` patch from `old` to `new` (empty for a deletion).
+    let patch: JSONPatch
+}

@@ -1,0 +1,96 @@
+import ListModel
+import ListStore
+
+/// Converts between snapshots and the store's row-by-row form.
+///
+/// A stored list is its canonical document with every section's rows emptied (`meta`) plus
+/// one record per row: its section key, order key and canonical JSON.
+enum StoredListCoding {
+    /// Why a stored list could not be read back.
+    struct CorruptList: Error, CustomStringConvertible {
+        let id: String
+        let reason: String
+        var description: String { "stored list \(id) cannot be read: \(reason)" }
+    }
+
+    /// The store write that takes a list from `old` to `new`: only rows that are new, changed,
+    /// moved or re-keyed are written; rows that are gone are deleted.
+    static func write(from old: ListSnapshot?, to new: ListSnapshot, patch: JSONPatch) -> StoreWrite {
+        let columns = new.document.columns
+        var upserted: [StoredRow] = []
+        var seen = Set<String>()
+        var position = 0
+        for section in new.document.sections {
+            for row in section.rows {
+                let orderKey = new.list.orderKeys[position]
+                position += 1
+                seen.insert(row.key)
+                if let old, let before = old.list.position(ofRow: row.key),
+                   old.list.orderKeys[before] == orderKey,
+                   old.list.sectionKey(atPosition: before) == section.key,
+                   old.list.row(atPosition: before) == row,
+                   old.document.columns == columns {
+                    continue
+                }
+                upserted.append(StoredRow(
+                    key: row.key, section: section.key, orderKey: orderKey.rawValue,
+                    body: row.json(columns: columns).serialized()))
+            }
+        }
+        var deleted: [String] = []
+        if let old {
+            for section in old.document.sections {
+                for row in section.rows where !seen.contains(row.key) { deleted.append(row.key) }
+            }
+        }
+        return StoreWrite(
+            id: new.id, version: new.version, meta: meta(of: new.document).serialized(),
+            upsertedRows: upserted, deletedRowKeys: deleted, patch: patch.json.serialized())
+    }
+
+    /// The document's canonical JSON with every section's rows emptied.
+    static func meta(of document: ListDocument) -> JSONValue {
+        var shell = document
+        for index in shell.sections.indices { shell.sections[index].rows = [] }
+        return shell.json
+    }
+
+    /// Rebuilds a snapshot from what the store holds, validating it like any input.
+    static func snapshot(from stored: StoredList) throws -> ListSnapshot {
+        do {
+            guard case .object(var document) = try JSONValue(parsing: stored.meta),
+                  case .array(var sections)? = document["sections"] else {
+                throw CorruptList(id: stored.id, reason: "metadata is not a list document")
+            }
+            var sectionIndex: [String: Int] = [:]
+            for (index, section) in sections.enumerated() {
+                if let key = section.objectValue?["key"]?.stringValue { sectionIndex[key] = index }
+            }
+            var rowsBySection = [[JSONValue]](repeating: [], count: sections.count)
+            for row in stored.rows {
+                guard let index = sectionIndex[row.section] else {
+                    throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
+                }
+                rowsBySection[index].append(try JSONValue(parsing: row.body))
+            }
+            for index in sections.indices {
+                guard case .object(var section) = sections[index] else { continue }
+                section["rows"] = .array(rowsBySection[index])
+                sections[index] = .object(section)
+            }
+            document["sections"] = .array(sections)
+            let parsed = try ListDocument(json: .object(document))
+            // Rows were read in order-key order; the document groups them by section, so the
+            // keys are re-read in document order.
+            var orderKeyByRow: [String: OrderKey] = [:]
+            for row in stored.rows { orderKeyByRow[row.key] = OrderKey(rawValue: row.orderKey) }
+            let orderKeys = parsed.sections.flatMap { $0.rows.map { orderKeyByRow[$0.key]! } }
+            let list = try IndexedList(document: parsed, orderKeys: orderKeys)
+            return ListSnapshot(id: stored.id, version: stored.version, list: list)
+        } catch let error as CorruptList {
+            throw error
+        } catch {
+            throw CorruptList(id: stored.id, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import HTMLRenderer
+import HTTPServer
+import ListModel
+
+/// `/lists` and `/lists/{id}`: the index, and whole-document create, read, patch and delete.
+enum ListRoutes {
+    static func register(on router: inout Router, context: ServerContext) {
+        router.get("/lists") { request in index(request, context) }
+        router.put("/lists/{id}") { request in try put(request, context) }
+        router.get("/lists/{id}") { request in try get(request, context) }
+        router.patch("/lists/{id}") { request in try patch(request, context) }
+        router.delete("/lists/{id}") { request in try delete(request, context) }
+    }
+
+    /// `GET /lists`: JSON by default, the HTML index for browsers.
+    static func index(_ request: Request, _ context: ServerContext) -> Response {
+        let lists = context.registry.all()
+        if Negotiation.prefersHTML(request) { return IndexRoutes.page(lists) }
+        let entries: [JSONValue] = lists.map { snapshot in
+            [
+                "id": .string(snapshot.id),
+                "title": .string(snapshot.document.title),
+                "rows": .number(Double(snapshot.list.rowCount)),
+                "version": .number(Double(snapshot.version)),
+            ]
+        }
+        var response = Response.json(JSONValue.object(JSONObject([("lists", .array(entries))])).serialized())
+        response.headers["Vary"] = "Accept"
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    }
+
+    /// `PUT /lists/{id}`: create (201) or replace (200) the whole document.
+    static func put(_ request: Request, _ context: ServerContext) throws -> Response {
+        try context.authorization.requireWriter(request)
+        let id = try ListID.validated(request.parameter("id"))
+        try Negotiation.requireBody(of: "application/json", request)
+        let ifMatch = try Conditional.requiredVersion(request)
+        let createOnly = request.headers["If-None-Match"]?.trimmingSpaces == "*"
+        return try APIError.mapping {
+            let document = try ListDocument(json: JSONValue(parsing: request.body), limits: context.documentLimits)
+            var created = false
+            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch, mayCreate: true) { old in
+                if createOnly, old != nil {
+                    throw HTTPError(.preconditionFailed, "If-None-Match: * asks to create, but list \"\(id)\" exists.")
+                }
+                created = old == nil
+                return document
+            }
+            return WriteAnswer.response(snapshot, status: created ? .created : .ok)
+        }
+    }
+
+    /// `GET /lists/{id}`: the document for `Accept: application/json`, else the HTML page.
+    static func get(_ request: Request, _ context: ServerContext) throws -> Response {
+        let id = try ListID.validated(request.parameter("id"))
+        guard let snapshot = context.registry.snapshot(id: id) else {
+            throw HTTPError(.notFound, "There is no list \"\(id)\".")
+        }
+        if Negotiation.explicitlyWantsJSON(request) {
+            let etag = Conditional.etag(snapshot.version)
+            if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+            var response = Response.json(snapshot.document.json.serialized())
+            response.headers["ETag"] = etag
+            response.headers["Vary"] = "Accept"
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+        }
+        return try PageRoutes.htmlPage(request, snapshot, context)
+    }
+
+    /// `PATCH /lists/{id}`: an RFC 6902 patch applied atomically.
+    static func patch(_ request: Request, _ context: ServerContext) throws -> Response {
+        try context.authorization.requireWriter(request)
+        let id = try ListID.validated(request.parameter("id"))
+        try Negotiation.requireBody(of: "application/json-patch+json", request)
+        let ifMatch = try Conditional.requiredVersion(request)
+        return try APIError.mapping {
+            let patch = try JSONPatch(parsing: request.body)
+            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+                let patched = try patch.apply(to: old!.json)
+                return try ListDocument(json: patched, limits: context.documentLimits)
+            }
+            return WriteAnswer.response(snapshot)
+        }
+    }
+
+    /// `DELETE /lists/{id}`: 204; subscribers get `event: deleted`.
+    static func delete(_ request: Request, _ context: ServerContext) throws -> Response {
+        try context.authorization.requireWriter(request)
+        let id = try ListID.validated(request.parameter("id"))
+        let ifMatch = try Conditional.requiredVersion(request)
+        return try APIError.mapping {
+            try context.registry.delete(id: id, ifMatch: ifMatch)
+            return Response(status: .noContent)
+        }
+    }
+}

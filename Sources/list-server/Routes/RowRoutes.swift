@@ -1,0 +1,105 @@
+import HTTPServer
+import ListModel
+
+/// Keyed row edits: append or insert rows into a section, replace or delete one row.
+enum RowRoutes {
+    static func register(on router: inout Router, context: ServerContext) {
+        router.post("/lists/{id}/sections/{section}/rows") { request in try insert(request, context) }
+        router.put("/lists/{id}/rows/{row}") { request in try replace(request, context) }
+        router.delete("/lists/{id}/rows/{row}") { request in try remove(request, context) }
+    }
+
+    /// `POST …/sections/{section}/rows[?before=ROW|?after=ROW]`: a JSON array of rows.
+    static func insert(_ request: Request, _ context: ServerContext) throws -> Response {
+        try context.authorization.requireWriter(request)
+        let id = try ListID.validated(request.parameter("id"))
+        let sectionKey = try request.parameter("section")
+        try Negotiation.requireBody(of: "application/json", request)
+        let ifMatch = try Conditional.requiredVersion(request)
+        let position = try insertPosition(request)
+        return try APIError.mapping {
+            let json = try JSONValue(parsing: request.body)
+            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+                var document = old!
+                let rows = try rowsProblem { try Row.rows(json: json, columns: document.columns) }
+                try document.insertRows(rows, inSection: sectionKey, at: position)
+                try requireRowLimit(document, context)
+                return document
+            }
+            return WriteAnswer.response(snapshot)
+        }
+    }
+
+    /// `PUT …/rows/{row}`: replaces that row in place. The body's `key` may be left out; if
+    /// given it must be the row's key.
+    static func replace(_ request: Request, _ context: ServerContext) throws -> Response {
+        try context.authorization.requireWriter(request)
+        let id = try ListID.validated(request.parameter("id"))
+        let rowKey = try request.parameter("row")
+        try Negotiation.requireBody(of: "application/json", request)
+        let ifMatch = try Conditional.requiredVersion(request)
+        return try APIError.mapping {
+            guard case .object(var object) = try JSONValue(parsing: request.body) else {
+                throw HTTPError(.unprocessableContent, "The body must be a row object.")
+            }
+            if let key = object["key"], key != .string(rowKey) {
+                throw HTTPError(.unprocessableContent, "/key: the body names row \(key.serializedText), but the URL names \"\(rowKey)\".")
+            }
+            object["key"] = .string(rowKey)
+            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+                var document = old!
+                let row = try rowsProblem { try Row(json: .object(object), columns: document.columns) }
+                try document.replaceRow(row)
+                return document
+            }
+            return WriteAnswer.response(snapshot)
+        }
+    }
+
+    /// `DELETE …/rows/{row}`: 204 with the new version in `ETag`.
+    static func remove(_ request: Request, _ context: ServerContext) throws -> Response {
+        try context.authorization.requireWriter(request)
+        let id = try ListID.validated(request.parameter("id"))
+        let rowKey = try request.parameter("row")
+        let ifMatch = try Conditional.requiredVersion(request)
+        return try APIError.mapping {
+            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+                var document = old!
+                try document.removeRow(key: rowKey)
+                return document
+            }
+            return WriteAnswer.response(snapshot, status: .noContent)
+        }
+    }
+
+    /// `before` or `after` from the query; both at once is a 400.
+    static func insertPosition(_ request: Request) throws -> RowInsertPosition {
+        switch (request.query("before"), request.query("after")) {
+        case (nil, nil): return .end
+        case (let before?, nil): return .before(before)
+        case (nil, let after?): return .after(after)
+        default: throw HTTPError(.badRequest, "Give before or after, not both.")
+        }
+    }
+
+    /// Runs row validation, answering 422 with the pointer into the request body.
+    static func rowsProblem<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ListDocumentError {
+            throw HTTPError(.unprocessableContent, "The request's rows are not valid: \(error)")
+        }
+    }
+
+    static func requireRowLimit(_ document: ListDocument, _ context: ServerContext) throws {
+        let limit = context.documentLimits.maxRows
+        guard document.rowCount <= limit else {
+            throw HTTPError(.unprocessableContent, "The list may hold at most \(limit) rows.")
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value as compact JSON text, for messages.
+    var serializedText: String { String(decoding: serialized(), as: UTF8.self) }
+}

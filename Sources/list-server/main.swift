@@ -1,1 +1,0 @@
-print("list-server: not yet")

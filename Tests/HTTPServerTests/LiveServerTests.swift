@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+@Suite("Live server on a real port", .serialized)
+struct LiveServerTests {
+    /// Streams handed out by the `/stream` route, for the test to write to.
+    final class StreamBox: Sendable {
+        let streams = Mutex<[ResponseStream]>([])
+        let terminated = Atomic<Int>(0)
+
+        func next(timeout: Double = 5) -> ResponseStream? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let stream = streams.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return stream }
+                usleep(5_000)
+            }
+            return nil
+        }
+    }
+
+    private func startServer(box: StreamBox, heartbeat: Double = 15, maxBody: Int = 1000) throws -> HTTPServer {
+        var router = Router()
+        router.get("/healthz") { _ in .text("ok\n") }
+        router.put("/echo") { request in Response(body: request.body) }
+        router.get("/stream") { _ in
+            .stream(headers: ["Content-Type": "text/event-stream"], heartbeat: Array(": hb\n\n".utf8)) { stream in
+                stream.onTermination { box.terminated.add(1, ordering: .relaxed) }
+                box.streams.withLock { $0.append(stream) }
+            }
+        }
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.maxBodyBytes = maxBody
+        configuration.heartbeatInterval = heartbeat
+        configuration.logRequests = false
+        let server = try HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        return server
+    }
+
+    @Test func answersOnARealPortAndKeepsConnectionsAlive() throws {
+        let server = try startServer(box: StreamBox())
+        defer { server.shutdown() }
+        #expect(server.port > 0)
+        #expect(server.url == "http://127.0.0.1:\(server.port)/")
+
+        let client = try TestClient(port: server.port)
+        client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = TestClient.parse(client.read(until: "ok\n"))
+        #expect(first.status == 200)
+        #expect(first.headers["connection"] == nil)
+        client.send("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
+        let second = TestClient.parse(client.read(until: "}"))
+        #expect(second.status == 404)
+        #expect(second.headers["content-type"] == "application/problem+json")
+        #expect(server.metrics.responsesByStatus[200] == 1)
+    }
+
+    @Test func bodiesUpToTheCapArriveAndLargerOnesGet413() throws {
+        let server = try startServer(box: StreamBox())
+        defer { server.shutdown() }
+        let echoed = try TestClient.request(port: server.port, "PUT", "/echo", body: String(repeating: "x", count: 1000))
+        #expect(echoed.status == 200)
+        #expect(echoed.body.count == 1000)
+
+        let declared = try TestClient.request(port: server.port, "PUT", "/echo", body: String(repeating: "x", count: 1001))
+        #expect(declared.status == 413)
+        #expect(declared.body.contains("\"status\":413"))
+
+        let client = try TestClient(port: server.port)
+        let chunk = String(repeating: "y", count: 600)
+        client.send("PUT /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        #expect(TestClient.parse(client.readAll()).status == 413)
+    }
+
+    @Test func garbageRequestsGetAnErrorAndTheServerLivesOn() throws {
+        let server = try startServer(box: StreamBox())
+        defer { server.shutdown() }
+        for garbage in ["GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", "\u{1}\u{2}\u{3}\r\n\r\n"] {
+            let client = try TestClient(port: server.port)
+            client.send(garbage)
+            let reply = TestClient.parse(client.readAll())
+            #expect(reply.status == 0 || (400..<500).contains(reply.status), "\(garbage.debugDescription) -> \(reply.status)")
+        }
+        #expect(try TestClient.request(port: server.port, "GET", "/healthz").status == 200)
+    }
+
+    @Test func streamSuspendsWhenIdleAndResumesOnWriteFromAnotherThread() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box)
+        defer { server.shutdown() }
+        let client = try TestClient(port: server.port)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let stream = try #require(box.next())
+        #expect(server.metrics.openStreams == 1)
+        Thread.detachNewThread { stream.write("data: one\n\n") }
+        let head = client.read(until: "data: one")
+        #expect(head.hasPrefix("HTTP/1.1 200"))
+        #expect(head.lowercased().contains("transfer-encoding: chunked"))
+        usleep(100_000)  // the connection suspends: nothing is buffered
+        stream.write("data: two\n\n")
+        #expect(client.read(until: "data: two").contains("data: two"))
+        stream.finish()
+        #expect(client.read(until: "0\r\n\r\n").hasSuffix("0\r\n\r\n"))
+        #expect(!stream.write("late"))
+    }
+
+    @Test func idleStreamsGetHeartbeats() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box, heartbeat: 0.3)
+        defer { server.shutdown() }
+        let client = try TestClient(port: server.port)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try #require(box.next())
+        let received = client.read(until: ": hb\n\n")
+        #expect(received.contains(": hb\n\n"))
+    }
+
+    @Test func closedClientTerminatesItsStream() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box, heartbeat: 0.2)
+        defer { server.shutdown() }
+        var client: TestClient? = try TestClient(port: server.port)
+        client?.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let stream = try #require(box.next())
+        client = nil  // closes the socket while the stream is suspended
+        let deadline = Date().addingTimeInterval(5)
+        while stream.isOpen && Date() < deadline { usleep(20_000) }
+        #expect(!stream.isOpen)
+        #expect(box.terminated.load(ordering: .relaxed) == 1)
+        #expect(server.metrics.openStreams == 0)
+    }
+
+    @Test func shutdownWithOpenStreamsEndsThemCleanly() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box)
+        var clients: [TestClient] = []
+        for _ in 0..<3 {
+            let client = try TestClient(port: server.port)
+            client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            clients.append(client)
+            _ = try #require(box.next())
+        }
+        usleep(100_000)  // let them suspend
+        server.shutdown()
+        #expect(box.terminated.load(ordering: .relaxed) == 3)
+        for client in clients { _ = client.readAll() }  // the server closed them: no hang
+        server.shutdown()  // idempotent
+    }
+}
