@@ -8,9 +8,9 @@ http PUT /lists/shutdown -H 'Content-Type: application/json' \
     --data '{"title":"Shutdown","sections":[{"key":"s","rows":[{"key":"a","cells":{"text":"A"}}]}]}'
 check "a list is created ($STATUS)" eval '[[ "$STATUS" == 200 || "$STATUS" == 201 ]]'
 
-http GET "/lists/shutdown/events?view=json" -H 'Accept: text/event-stream' --max-time 1
-if [ "$STATUS" = 404 ] || [ "$STATUS" = 405 ]; then
-    echo "SKIP no events endpoint yet ($STATUS): shutdown with open streams is covered by the Swift live tests"
+probe=$(curl -s -o /dev/null -w '%{http_code}' -X HEAD --max-time 2 "$BASE_URL/lists/shutdown/events?view=json")
+if [ "$probe" = 404 ] || [ "$probe" = 405 ]; then
+    echo "SKIP no events endpoint yet ($probe): shutdown with open streams is covered by the Swift live tests"
     stop_server
     check "SIGTERM exits 0" eq "$STOP_STATUS" 0
     finish
