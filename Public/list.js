@@ -347,6 +347,8 @@
       this.busyAnimations = 0;
       /** Row tops measured before the running DOM change (when animating). */
       this.measured = /** @type {Map<Element, number>} */ (new Map());
+      /** The latest slide of each row, so an older slide's cleanup leaves a newer one alone. */
+      this.flips = /** @type {WeakMap<Element, object>} */ (new WeakMap());
       this.resumeLive = false;
       this.linkRow = this.paginationBody()?.rows[0] || null;
       this.announcer = this.createAnnouncer();
@@ -1110,32 +1112,60 @@
      */
     mutate(change) {
       const animate = this.animating();
-      const rows = () => Array.from(this.table.querySelectorAll(':scope > tbody > tr[data-row]'));
-      const before = new Map();
-      if (animate) for (const tr of rows()) before.set(tr, tr.getBoundingClientRect().top);
+      const margin = animate ? window.innerHeight : 0;
+      const before = this.rowsNear(margin);
       const anchors = this.anchors(before);
-      this.measured = before;
+      this.measured = animate ? before : new Map();
       const result = change();
       this.measured = new Map();
       this.compensate(anchors);
-      if (animate) this.flip(before, rows(), result ? result.entered : []);
+      if (animate) this.flip(before, this.rowsNear(margin), result ? result.entered : []);
       return result;
     }
 
     /**
-     * Up to three rows in view with their tops, when the page is scrolled.
-     * @param {Map<Element, number>} measured
+     * The visible rows within `margin` px of the viewport with their tops, in page order. Binary
+     * search per section keeps this to a few dozen measurements however long the table is.
+     * @param {number} margin
+     * @returns {Map<Element, number>}
      */
-    anchors(measured) {
+    rowsNear(margin) {
+      const low = -margin;
+      const high = window.innerHeight + margin;
+      const out = new Map();
+      for (const tbody of this.sectionBodies()) {
+        if (tbody.classList.contains('list-collapsed')) continue;
+        const box = tbody.getBoundingClientRect();
+        if (box.height === 0 || box.bottom < low || box.top > high) continue;
+        const rows = rowsOf(tbody);
+        let lo = 0;
+        let hi = rows.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (rows[mid].getBoundingClientRect().bottom < low) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let i = lo; i < rows.length; i++) {
+          const rect = rows[i].getBoundingClientRect();
+          if (rect.top > high) break;
+          if (rect.height > 0) out.set(rows[i], rect.top);
+        }
+      }
+      return out;
+    }
+
+    /**
+     * Up to three rows whose tops are on screen, when the page is scrolled.
+     * @param {Map<Element, number>} near rows near the viewport with their tops
+     */
+    anchors(near) {
       const scroller = document.scrollingElement;
       if (!scroller || scroller.scrollTop === 0) return [];
       const found = [];
-      for (const tr of this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]')) {
-        const rect = tr.getBoundingClientRect();
-        if (rect.height === 0 || rect.top < 0) continue;
-        if (rect.top >= window.innerHeight) break;
-        found.push({ el: tr, top: measured.get(tr) ?? rect.top });
-        if (found.length === 3) break;
+      for (const [el, top] of near) {
+        if (top < 0) continue;
+        if (top >= window.innerHeight || found.length === 3) break;
+        found.push({ el, top });
       }
       return found;
     }
@@ -1155,23 +1185,24 @@
     }
 
     /**
-     * @param {Map<Element, number>} before
-     * @param {Element[]} rows
+     * Slides rows from their old tops to their new ones; new rows fade in.
+     * @param {Map<Element, number>} before tops before the change
+     * @param {Map<Element, number>} after tops after it
      * @param {Element[]} entered
      */
-    flip(before, rows, entered) {
-      const height = window.innerHeight;
+    flip(before, after, entered) {
       /** @type {HTMLElement[]} */
       const moved = [];
-      for (const tr of rows) {
+      const token = {};
+      for (const [tr, top] of after) {
         const old = before.get(tr);
         if (old === undefined) continue;
-        const top = tr.getBoundingClientRect().top;
         const dy = old - top;
-        if (Math.abs(dy) < 1 || (top > 2 * height && old > 2 * height) || (top < -height && old < -height)) continue;
+        if (Math.abs(dy) < 1) continue;
         const el = /** @type {HTMLElement} */ (tr);
         el.style.transition = 'none';
         el.style.transform = `translateY(${dy}px)`;
+        this.flips.set(el, token);
         moved.push(el);
       }
       for (const el of entered) el.classList.add('list-enter');
@@ -1183,7 +1214,8 @@
       }
       this.later(() => {
         for (const el of moved) {
-          if (el.style.transform === '') el.style.transition = '';
+          if (this.flips.get(el) !== token) continue; // a later slide owns it now
+          el.style.transition = '';
           if (el.getAttribute('style') === '') el.removeAttribute('style');
         }
         for (const el of entered) {

@@ -1,4 +1,7 @@
 #include "CMicroHTTPD.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 _Static_assert(sizeof(intptr_t) == sizeof(void *), "MHD_OptionItem carries pointers in intptr_t");
 
@@ -33,6 +36,32 @@ struct MHD_OptionItem CMicroHTTPD_option_uri_log(CMicroHTTPD_URILogCallback call
 
 struct MHD_OptionItem CMicroHTTPD_option_unescape(CMicroHTTPD_UnescapeCallback callback, void *cls) {
     struct MHD_OptionItem item = { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) callback, cls };
+    return item;
+}
+
+/// The Swift callback and its argument, set once by `CMicroHTTPD_option_logger`.
+struct CMicroHTTPD_Logger {
+    CMicroHTTPD_LogCallback callback;
+    void *cls;
+};
+
+static void CMicroHTTPD_format_log(void *cls, const char *format, va_list arguments) {
+    const struct CMicroHTTPD_Logger *logger = cls;
+    char message[1024];
+    vsnprintf(message, sizeof message, format, arguments);
+    size_t length = strlen(message);
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == '\r')) {
+        message[--length] = '\0';
+    }
+    logger->callback(logger->cls, message);
+}
+
+struct MHD_OptionItem CMicroHTTPD_option_logger(CMicroHTTPD_LogCallback callback, void *cls) {
+    // One logger per process is all list-server needs; a static keeps the shim allocation-free.
+    static struct CMicroHTTPD_Logger logger;
+    logger.callback = callback;
+    logger.cls = cls;
+    struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) CMicroHTTPD_format_log, &logger };
     return item;
 }
 

@@ -44,6 +44,9 @@ struct ListServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most rows one list holds; writes past it get 422.", valueName: "count"))
     var maxRows = 1_000_000
 
+    @Option(help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
+    var maxSubscribers = 20_000
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -52,6 +55,7 @@ struct ListServerCommand: ParsableCommand {
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive.") }
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
+        guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
     }
 
     func run() throws {
@@ -62,7 +66,8 @@ struct ListServerCommand: ParsableCommand {
         configuration.maxBodyBytes = maxBody
         configuration.logRequests = !quiet
         let settings = Settings(configuration: configuration, databasePath: db, token: token,
-                                publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows)
+                                publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
+                                maxSubscribers: maxSubscribers)
         try App(settings: settings).run()
     }
 }

@@ -60,3 +60,28 @@ private func text(_ value: JSONValue) -> String { String(decoding: value.seriali
         #expect(JSONValue.number(1) != JSONValue.string("1"))
     }
 }
+
+@Suite struct JSONLargeValueTests {
+    /// A list-shaped value big enough to make the writer grow many times.
+    static let big: JSONValue = .array((0..<3_000).map { index in
+        [
+            "key": .string("row-\(index)"),
+            "cells": [
+                "name": .string("Zürich \"Old Town\"\n\(index) 😀\u{2028}"),
+                "pop": .number(Double(index) / 7),
+                "flag": ["src": .string("/img/\(index).png"), "alt": ""],
+            ],
+            "href": index % 2 == 0 ? nil : .string("/items/\(index)"),
+        ]
+    })
+
+    @Test func roundTripsAndAppends() throws {
+        let bytes = Self.big.serialized()
+        #expect(bytes.count > 300_000)
+        #expect(try JSONValue(parsing: bytes) == Self.big)
+        var out = Array("prefix".utf8)
+        Self.big.serialize(into: &out)
+        #expect(out.count == bytes.count + 6)
+        #expect(Array(out.dropFirst(6)) == bytes)
+    }
+}

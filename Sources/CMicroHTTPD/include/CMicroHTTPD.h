@@ -32,6 +32,12 @@ struct MHD_OptionItem CMicroHTTPD_option_notify_completed(MHD_RequestCompletedCa
 struct MHD_OptionItem CMicroHTTPD_option_uri_log(CMicroHTTPD_URILogCallback callback, void *cls);
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: see `CMicroHTTPD_UnescapeCallback`.
 struct MHD_OptionItem CMicroHTTPD_option_unescape(CMicroHTTPD_UnescapeCallback callback, void *cls);
+/// Receives one formatted libmicrohttpd log message (no trailing newline needed).
+typedef void (*CMicroHTTPD_LogCallback)(void *cls, const char *message);
+/// `MHD_OPTION_EXTERNAL_LOGGER` with a formatter: libmicrohttpd's printf-style messages are
+/// formatted here (Swift cannot take a `va_list` format) and handed to `callback` as one string.
+/// Put it first in the array so that start-up messages use it too.
+struct MHD_OptionItem CMicroHTTPD_option_logger(CMicroHTTPD_LogCallback callback, void *cls);
 /// `MHD_OPTION_END`: terminates an option array.
 struct MHD_OptionItem CMicroHTTPD_option_end(void);
 

@@ -71,3 +71,12 @@ func headerIteratorCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKi
     cls.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
     return .YES
 }
+
+/// libmicrohttpd's own messages (malformed requests, refused connections), one log line each.
+/// A client closing a stream or keep-alive connection is routine and not logged.
+func mhdLogCallback(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
+    guard let message else { return }
+    let text = String(cString: message)
+    if text.contains("closed by remote peer") || text.contains("Connection reset") { return }
+    Log.info("libmicrohttpd: \(text)")
+}

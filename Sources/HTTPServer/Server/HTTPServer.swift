@@ -42,6 +42,8 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts serving on background threads.
     /// - Throws: `MHDError` when the address cannot be bound (port in use, no permission).
+    ///
+    /// The corresponding C function is `MHD_start_daemon` (through `CMicroHTTPD_start_daemon`).
     public func start() throws {
         let connectionLimit = min(configuration.connectionLimit, Self.fileDescriptorLimit() - 64)
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
@@ -50,6 +52,7 @@ public final class HTTPServer: Sendable {
         let unmanagedSelf = Unmanaged.passRetained(self)
         let pointer = address.storage.withUnsafeBytes { sockaddrBytes -> OpaquePointer? in
             let options: [MHD_OptionItem] = [
+                CMicroHTTPD_option_logger(mhdLogCallback, nil),
                 CMicroHTTPD_option_sock_addr(sockaddrBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self)),
                 CMicroHTTPD_option_uint(.THREAD_POOL_SIZE, UInt32(max(1, configuration.threadCount))),
                 CMicroHTTPD_option_uint(.CONNECTION_LIMIT, UInt32(max(16, connectionLimit))),
@@ -75,6 +78,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// The port being served (the real one when configured with 0), or 0 before `start`.
+    ///
+    /// The corresponding C function is `MHD_get_daemon_info` (through `CMicroHTTPD_daemon_bind_port`).
     public var port: Int { daemon.withLock { $0?.port ?? 0 } }
 
     /// The base URL being served, e.g. "http://127.0.0.1:8080/".
@@ -87,6 +92,8 @@ public final class HTTPServer: Sendable {
     ///
     /// libmicrohttpd panics when stopped with suspended connections, so streams are finished
     /// and resumed first (their readers then return end-of-stream).
+    ///
+    /// The corresponding C function is `MHD_stop_daemon`.
     public func shutdown() {
         guard let running = daemon.withLock({ current -> Daemon? in defer { current = nil }; return current }) else {
             return

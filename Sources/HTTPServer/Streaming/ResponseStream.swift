@@ -98,6 +98,8 @@ public final class ResponseStream: Sendable {
 
     /// The content reader: copies buffered bytes, or suspends the connection when there are none.
     /// Runs on the connection's server thread.
+    ///
+    /// The corresponding C function is `MHD_suspend_connection`.
     func read(into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
         let buffer = ConnectionHandle.Buffer(pointer: buffer)
         return state.withLock { state in
@@ -132,6 +134,8 @@ public final class ResponseStream: Sendable {
     }
 
     /// Resumes the connection if (and only if) it is suspended; resuming one that is not is undefined.
+    ///
+    /// The corresponding C function is `MHD_resume_connection`.
     private static func wake(_ state: inout State) {
         guard state.suspended, let connection = state.connection else { return }
         state.suspended = false

@@ -11,6 +11,11 @@ struct JSONParser: ~Copyable {
     private var depth = 0
     /// Reused buffer for strings holding escapes.
     private var scratch: [UInt8] = []
+    /// Elements of the arrays being parsed, innermost last; each array is copied out at its
+    /// close with its exact size, so parsing allocates once per container.
+    private var elementStack = ParseStack<JSONValue>()
+    /// Members of the objects being parsed, innermost last.
+    private var memberStack = ParseStack<JSONObject.Member>()
 
     /// Parses one JSON text that must fill all of `bytes`.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
@@ -66,16 +71,17 @@ struct JSONParser: ~Copyable {
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < end && base[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let first = elementStack.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            elementStack.push(element)
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in array") }
             let byte = base[index]
@@ -86,20 +92,20 @@ struct JSONParser: ~Copyable {
             throw failure("unexpected \(describeByte(at: index)) in array, expected ',' or ']'")
         }
         depth -= 1
-        return .array(elements)
+        return .array(elementStack.popArray(from: first))
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1
-        var members: [JSONObject.Member] = []
         var seen: Set<String>? = nil  // built once an object grows past linear-scan size
         skipWhitespace()
         if index < end && base[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(uniqueMembers: members))
+            return .object(JSONObject())
         }
+        let first = memberStack.count
         while true {
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in object") }
@@ -108,7 +114,7 @@ struct JSONParser: ~Copyable {
             }
             let keyOffset = index
             let key = try parseString()
-            if isDuplicate(key, in: members, seen: &seen) {
+            if isDuplicate(key, from: first, seen: &seen) {
                 throw JSONParseError(offset: keyOffset, message: "duplicate member name \(quoted(key))")
             }
             skipWhitespace()
@@ -117,7 +123,8 @@ struct JSONParser: ~Copyable {
             }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            let value = try parseValue()
+            memberStack.push((key, value))
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in object") }
             let byte = base[index]
@@ -128,19 +135,21 @@ struct JSONParser: ~Copyable {
             throw failure("unexpected \(describeByte(at: index)) in object, expected ',' or '}'")
         }
         depth -= 1
-        return .object(JSONObject(uniqueMembers: members))
+        return .object(JSONObject(uniqueMembers: memberStack.popArray(from: first)))
     }
 
-    /// Whether `key` already names a member, comparing UTF-8 bytes (not canonical equivalence).
-    private func isDuplicate(_ key: String, in members: [JSONObject.Member], seen: inout Set<String>?) -> Bool {
-        if members.count < 16 {
-            for member in members where utf8Equal(member.key, key) { return true }
+    /// Whether `key` already names a member of the object whose members start at `first` on
+    /// the member stack, comparing UTF-8 bytes (not canonical equivalence).
+    private func isDuplicate(_ key: String, from first: Int, seen: inout Set<String>?) -> Bool {
+        let count = memberStack.count - first
+        if count < 16 {
+            for k in first..<memberStack.count where utf8Equal(memberStack[k].key, key) { return true }
             return false
         }
-        if seen == nil { seen = Set(members.map(\.key)) }
+        if seen == nil { seen = Set((first..<memberStack.count).map { memberStack[$0].key }) }
         if seen!.insert(key).inserted { return false }
         // Set membership uses canonical equivalence; confirm byte equality.
-        return members.contains { utf8Equal($0.key, key) }
+        return (first..<memberStack.count).contains { utf8Equal(memberStack[$0].key, key) }
     }
 
     // MARK: Whitespace and errors
@@ -174,15 +183,27 @@ struct JSONParser: ~Copyable {
         let start = index + 1
         var i = start
         var sawNonASCII = false
+        var highBits: UInt64 = 0
         while true {
+            // Skip 8 bytes at a time while none is a quote, a backslash or a control character.
+            while i + 8 <= end {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if wordNeedsAttention(word) { break }
+                highBits |= word
+                i += 8
+            }
             guard i < end else { throw JSONParseError(offset: open, message: "unterminated string") }
             let byte = base[i]
             if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(open: open, prefixEnd: i, sawNonASCII: sawNonASCII) }
+            if byte == UInt8(ascii: "\\") {
+                let nonASCII = sawNonASCII || highBits & 0x8080_8080_8080_8080 != 0
+                return try parseEscapedString(open: open, prefixEnd: i, sawNonASCII: nonASCII)
+            }
             if byte < 0x20 { throw JSONParseError(offset: i, message: "control character 0x\(hex2(byte)) in string") }
             if byte >= 0x80 { sawNonASCII = true }
             i += 1
         }
+        if highBits & 0x8080_8080_8080_8080 != 0 { sawNonASCII = true }
         let slice = UnsafeBufferPointer(start: base + start, count: i - start)
         index = i + 1
         if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
@@ -371,6 +392,19 @@ struct JSONParser: ~Copyable {
         let (sum, o2) = times10.addingReportingOverflow(UInt64(digit &- UInt8(ascii: "0")))
         if o1 || o2 { exact = false; dropped += 1 } else { mantissa = sum }
     }
+}
+
+/// Whether any of the 8 bytes in `word` is `"`, `\` or below 0x20 (exact, no false positives).
+@inline(__always)
+private func wordNeedsAttention(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let control = (word &- ones &* 0x20) & ~word
+    let hasQuote = (quote &- ones) & ~quote
+    let hasBackslash = (backslash &- ones) & ~backslash
+    return (control | hasQuote | hasBackslash) & high != 0
 }
 
 @inline(__always)

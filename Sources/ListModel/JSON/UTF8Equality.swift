@@ -4,8 +4,20 @@
 /// Swift's `==` treats canonically equivalent strings ("é" and "e\u{301}") as equal.
 @inline(__always)
 func utf8Equal(_ a: String, _ b: String) -> Bool {
+    let count = a.utf8.count
+    guard count == b.utf8.count else { return false }
+    if count <= 15 {
+        // Small strings live in registers, where `==` is a cheap word compare for ASCII. Equal
+        // bytes imply canonical equivalence, so `==` failing settles it; success needs the
+        // byte check below only for the rare non-ASCII case.
+        guard a == b else { return false }
+    }
+    return utf8BytesEqual(a, b)
+}
+
+@inline(never)
+private func utf8BytesEqual(_ a: String, _ b: String) -> Bool {
     let a = a.utf8, b = b.utf8
-    guard a.count == b.count else { return false }
     let fast = a.withContiguousStorageIfAvailable { pa in
         b.withContiguousStorageIfAvailable { pb in pa.elementsEqual(pb) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTMLRenderer
 import HTTPServer
 import ListStore
 
@@ -15,8 +16,9 @@ struct App {
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
-        let registry = try openRegistry()
-        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory), registry: registry)
+        let (registry, hub) = try openLists()
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory),
+                                    registry: registry, hub: hub)
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()
@@ -29,20 +31,26 @@ struct App {
             Log.info("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
             throw ExitCode(1)
         }
+        hub.startSweeper()
         Log.info("list-server ready at \(server.url)")
         let signal = signals.wait()
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
+        hub.stop()
         server.shutdown()
         Log.info("list-server stopped")
     }
 
-    /// Opens the store, loads every list, and adds the demo lists when asked and the store is empty.
-    private func openRegistry() throws -> ListRegistry {
+    /// Opens the store, loads every list, links the live hub, and adds the demo lists when
+    /// asked and the store is empty.
+    private func openLists() throws -> (ListRegistry, LiveHub) {
         let store: ListStore
         let registry: ListRegistry
+        let hub: LiveHub
         do {
             store = try ListStore(path: settings.databasePath)
-            registry = try ListRegistry(store: store, maxLists: settings.maxLists)
+            hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.publish($0) })
+            hub.connect(to: registry)
         } catch {
             Log.info("cannot open the store \(settings.databasePath): \(error)")
             throw ExitCode(1)
@@ -57,7 +65,7 @@ struct App {
                 Log.info("--demo: the store already holds lists, so no demo lists were added")
             }
         }
-        return registry
+        return (registry, hub)
     }
 }
 

@@ -11,5 +11,6 @@ func makeRouter(context: ServerContext) -> Router {
     ListRoutes.register(on: &router, context: context)
     RowRoutes.register(on: &router, context: context)
     PageRoutes.register(on: &router, context: context)
+    EventRoutes.register(on: &router, context: context)
     return router
 }

@@ -9,16 +9,18 @@ final class ServerContext: Sendable {
     let assets: StaticFiles
     let metrics: ServerMetrics
     let registry: ListRegistry
+    let hub: LiveHub
     let authorization: Authorization
     let renderer: HTMLRenderer
     let documentLimits: ListDocument.Limits
 
-    init(settings: Settings, assets: StaticFiles, registry: ListRegistry, metrics: ServerMetrics = ServerMetrics(),
+    init(settings: Settings, assets: StaticFiles, registry: ListRegistry, hub: LiveHub, metrics: ServerMetrics = ServerMetrics(),
          renderer: HTMLRenderer = HTMLRenderer()) {
         self.settings = settings
         self.assets = assets
         self.metrics = metrics
         self.registry = registry
+        self.hub = hub
         self.authorization = Authorization(token: settings.token)
         self.renderer = renderer
         self.documentLimits = ListDocument.Limits(maxRows: settings.maxRows)

@@ -14,4 +14,6 @@ struct Settings: Sendable {
     var maxLists: Int = 10_000
     /// Most rows one list holds.
     var maxRows: Int = 1_000_000
+    /// Most open `/events` streams.
+    var maxSubscribers: Int = 20_000
 }

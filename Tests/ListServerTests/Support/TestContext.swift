@@ -1,3 +1,4 @@
+import HTMLRenderer
 import HTTPServer
 import ListStore
 @testable import list_server
@@ -9,8 +10,11 @@ extension ServerContext {
                                 publicDirectory: nil, demo: false)
         settings.maxLists = maxLists
         settings.maxRows = maxRows
-        let registry = try ListRegistry(store: ListStore(path: ":memory:"), maxLists: maxLists)
+        let store = try ListStore(path: ":memory:")
+        let hub = LiveHub(store: store, renderer: HTMLRenderer())
+        let registry = try ListRegistry(store: store, maxLists: maxLists, publish: { hub.publish($0) })
+        hub.connect(to: registry)
         return ServerContext(settings: settings, assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
-                             registry: registry)
+                             registry: registry, hub: hub)
     }
 }

@@ -1,0 +1,48 @@
+import HTTPServer
+import ListModel
+
+extension LiveHub {
+    /// Grows a `view=html` subscription's window by `extra` rows; the rows reach the client as
+    /// `add` operations in its stream. Returns how many rows the window holds and whether
+    /// more remain.
+    /// - Throws: 404 for an unknown subscription of this list, 409 for a `view=json` one.
+    func extend(subscription id: String, listID: String, by extra: Int) throws -> (rows: Int, more: Bool) {
+        try state.withLock { state in
+            guard state.listOfSubscription[id] == listID, let channel = state.channels[listID],
+                  let subscriber = channel.subscribers[id] else {
+                throw HTTPError(.notFound, "There is no open subscription \"\(id)\" on list \"\(listID)\".")
+            }
+            guard subscriber.view == .html else {
+                throw HTTPError(.conflict, "Only view=html subscriptions have a window to extend.")
+            }
+            let current = channel.current
+            let before = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+            subscriber.window = subscriber.window.extended(by: extra, in: current.list)
+            let after = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+            if !subscriber.stale && subscriber.version == current.version {
+                subscriber.stream.write(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: current.version))
+            }
+            return (subscriber.window.rowCount(in: current.list), after.more)
+        }
+    }
+
+    /// Resets stale subscribers that have drained and disconnects those stale for too long.
+    func sweepStaleSubscribers() {
+        state.withLock { state in
+            guard state.staleCount > 0 else { return }
+            let now = monotonicNow()
+            for channel in state.channels.values {
+                for subscriber in channel.subscribers.values where subscriber.stale {
+                    if subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes / 4 {
+                        subscriber.stream.write(resetEvent(for: subscriber, at: channel.current))
+                        subscriber.version = channel.current.version
+                        subscriber.stale = false
+                        state.staleCount -= 1
+                    } else if Double(now - subscriber.staleSince) / 1e9 > limits.staleTimeoutSeconds {
+                        subscriber.stream.cancel()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import HTTPServer
+import ListModel
+
+extension LiveHub {
+    /// What a `/events` request asked for.
+    struct SubscribeRequest: Sendable {
+        enum WindowSpec: Sendable {
+            case limit(Int)
+            case until(Cursor)
+        }
+
+        let listID: String
+        let view: Subscriber.View
+        let window: WindowSpec
+        /// The version the client already has (`since` or `Last-Event-ID`).
+        let since: Int?
+    }
+
+    /// Registers a stream and writes its first events: the subscription id, then a `reset`, or
+    /// only the patches after `since` when the hub can resume from there. Runs when the stream
+    /// starts; a list that is gone by then gets `event: deleted`.
+    func attach(_ request: SubscribeRequest, to stream: ResponseStream) {
+        let id = SubscriptionID.make()
+        let attached = state.withLock { state -> Bool in
+            guard state.subscriberCount < limits.maxSubscribers else { return false }
+            var channel: Channel
+            if let existing = state.channels[request.listID] {
+                channel = existing
+            } else if let snapshot = registrySnapshot(request.listID) {
+                channel = Channel(current: snapshot)
+            } else {
+                stream.write(ServerSentEvent.deleted(version: 0))
+                stream.finish()
+                return true
+            }
+            let current = channel.current
+            let base = request.since.flatMap { since in channel.recent.first { $0.version == since } }
+            let window: LiveWindow
+            switch request.window {
+            case .limit(let limit): window = LiveWindow(limit: limit, in: (base ?? current).list)
+            case .until(let cursor): window = .through(cursor)
+            }
+            let subscriber = Subscriber(id: id, listID: request.listID, view: request.view, stream: stream,
+                                        window: window, version: current.version)
+            stream.write(ServerSentEvent.retry(milliseconds: 1_000))
+            stream.write(ServerSentEvent.encode(
+                "subscription", id: nil,
+                data: JSONValue.object(JSONObject([("subscription", .string(id)), ("version", .number(Double(current.version)))])).serialized()))
+            for event in firstEvents(for: subscriber, request: request, current: current, base: base) {
+                stream.write(event)
+            }
+            channel.subscribers[id] = subscriber
+            state.channels[request.listID] = channel
+            state.listOfSubscription[id] = request.listID
+            state.subscriberCount += 1
+            return true
+        }
+        guard attached else {
+            stream.cancel()
+            return
+        }
+        stream.onTermination { [self] in detach(subscription: id) }
+    }
+
+    /// The reset, or the patches that bring a client at `since` to `current`.
+    private func firstEvents(for subscriber: Subscriber, request: SubscribeRequest, current: ListSnapshot,
+                             base: ListSnapshot?) -> [[UInt8]] {
+        if let since = request.since, since == current.version { return [] }
+        switch subscriber.view {
+        case .json:
+            if let since = request.since, since < current.version,
+               let changes = storedChanges(of: request.listID, after: since)?.filter({ $0.version <= current.version }),
+               changes.first?.version == since + 1, changes.last?.version == current.version {
+                return changes.map { ServerSentEvent.patch(serialized: $0.patch, version: $0.version) }
+            }
+            return [ServerSentEvent.reset(version: current.version, subscription: subscriber.id, document: current.document.json)]
+        case .html:
+            if let base {
+                let patch = LiveView.patch(
+                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer),
+                    to: LiveView(snapshot: current, window: subscriber.window, renderer: renderer))
+                return [ServerSentEvent.patch(patch, version: current.version)]
+            }
+            return [resetEvent(for: subscriber, at: current)]
+        }
+    }
+
+    /// A `reset` for this subscriber's view at `snapshot`.
+    func resetEvent(for subscriber: Subscriber, at snapshot: ListSnapshot) -> [UInt8] {
+        let document: JSONValue
+        switch subscriber.view {
+        case .json: document = snapshot.document.json
+        case .html: document = LiveView(snapshot: snapshot, window: subscriber.window, renderer: renderer).json
+        }
+        return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: document)
+    }
+
+    /// Removes a subscriber whose stream ended; the last one closes its channel.
+    func detach(subscription id: String) {
+        state.withLock { state in
+            guard let listID = state.listOfSubscription[id], var channel = state.channels[listID],
+                  let subscriber = channel.subscribers.removeValue(forKey: id) else { return }
+            forget(subscriber, state: &state)
+            state.channels[listID] = channel.subscribers.isEmpty ? nil : channel
+        }
+    }
+}

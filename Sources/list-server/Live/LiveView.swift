@@ -1,0 +1,70 @@
+import HTMLRenderer
+import ListModel
+
+/// The `view=html` document of one window at one version (docs/LIVE.md): the rendered rows,
+/// shaped as a one-column list (`rows` hold a cell `html`, section headers and footers hold
+/// markup) so that the keyed list diff computes its patches.
+struct LiveView: Equatable {
+    /// The rendered sections and rows as a list; its title is the caption text.
+    var list: ListDocument
+    /// The `<thead>` row markup.
+    var head: String
+    /// The status `<tbody>` markup, or nil.
+    var status: String?
+    /// Whether rows remain after the window.
+    var more: Bool
+    /// The cursor that reopens this window, nil when it reaches the end.
+    var until: String?
+
+    static let htmlColumn = Column(key: "html")
+
+    init(snapshot: ListSnapshot, window: LiveWindow, renderer: HTMLRenderer) {
+        let document = snapshot.document
+        let windowDocument = window.document(of: snapshot.list)
+        var sections: [Section] = []
+        sections.reserveCapacity(windowDocument.sections.count)
+        for (index, section) in windowDocument.sections.enumerated() {
+            let complete = section.rows.count == document.sections[index].rows.count
+            sections.append(Section(
+                key: section.key,
+                header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
+                footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil,
+                rows: section.rows.map { row in
+                    Row(key: row.key, cells: ["html": .text(Self.text(renderer.row(row, in: document)))])
+                }))
+        }
+        list = ListDocument(title: document.title, columns: [Self.htmlColumn], sections: sections)
+        head = Self.text(renderer.headRow(document))
+        status = renderer.statusBody(document).map(Self.text)
+        more = window.rowCount(in: snapshot.list) < snapshot.list.rowCount
+        until = window.until
+    }
+
+    /// The view document as the client holds it.
+    var json: JSONValue {
+        .object(JSONObject([
+            ("title", .string(list.title)),
+            ("head", .string(head)),
+            ("sections", .array(list.sections.map { LiveViewPatch.viewSection(fromList: $0.json(columns: list.columns)) })),
+            ("status", status.map(JSONValue.string) ?? .null),
+            ("more", .bool(more)),
+            ("until", until.map(JSONValue.string) ?? .null),
+        ]))
+    }
+
+    /// The patch that takes a client from `old` to `new`.
+    static func patch(from old: LiveView, to new: LiveView) -> JSONPatch {
+        let listPatch = JSONPatch(from: old.list, to: new.list)
+        if listPatch.operations.contains(where: { $0.path.tokens.isEmpty }) {
+            return JSONPatch(operations: [.replace(path: .root, value: new.json)])
+        }
+        var operations = LiveViewPatch.translate(listPatch)
+        if old.head != new.head { operations.append(.replace(path: JSONPointer(tokens: ["head"]), value: .string(new.head))) }
+        if old.status != new.status { operations.append(.replace(path: JSONPointer(tokens: ["status"]), value: new.status.map(JSONValue.string) ?? .null)) }
+        if old.more != new.more { operations.append(.replace(path: JSONPointer(tokens: ["more"]), value: .bool(new.more))) }
+        if old.until != new.until { operations.append(.replace(path: JSONPointer(tokens: ["until"]), value: new.until.map(JSONValue.string) ?? .null)) }
+        return JSONPatch(operations: operations)
+    }
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}

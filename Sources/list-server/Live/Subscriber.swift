@@ -1,0 +1,35 @@
+import HTTPServer
+import ListModel
+
+/// One open `/events` stream. Mutable state is guarded by the hub's lock.
+final class Subscriber: @unchecked Sendable {
+    enum View: Equatable {
+        /// Patches on the list document.
+        case json
+        /// Patches on the rendered rows of a window.
+        case html
+    }
+
+    /// Unguessable: it authorises `…/more` on this stream.
+    let id: String
+    let listID: String
+    let view: View
+    let stream: ResponseStream
+    /// The window of a `view=html` subscriber.
+    var window: LiveWindow
+    /// The version of the last event this subscriber was sent (or is being sent by its reset).
+    var version: Int
+    /// Set when its stream fell behind and patches were dropped: it needs a `reset`.
+    var stale = false
+    /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
+    var staleSince: UInt64 = 0
+
+    init(id: String, listID: String, view: View, stream: ResponseStream, window: LiveWindow, version: Int) {
+        self.id = id
+        self.listID = listID
+        self.view = view
+        self.stream = stream
+        self.window = window
+        self.version = version
+    }
+}

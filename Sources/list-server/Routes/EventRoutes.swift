@@ -1,0 +1,79 @@
+import HTTPServer
+import ListModel
+
+/// The live stream `GET /lists/{id}/events` and `POST /lists/{id}/subscriptions/{sub}/more`
+/// (API.md section 5, docs/LIVE.md).
+enum EventRoutes {
+    /// The largest window a subscription may open with `limit`.
+    static let maxWindowLimit = 100_000
+
+    static func register(on router: inout Router, context: ServerContext) {
+        router.get("/lists/{id}/events") { request in try events(request, context) }
+        router.post("/lists/{id}/subscriptions/{sub}/more") { request in try more(request, context) }
+    }
+
+    static func events(_ request: Request, _ context: ServerContext) throws -> Response {
+        let id = try ListID.validated(request.parameter("id"))
+        let subscribe = try subscribeRequest(request, listID: id)
+        guard context.registry.snapshot(id: id) != nil else {
+            throw HTTPError(.notFound, "There is no list \"\(id)\".")
+        }
+        guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
+            throw HTTPError(.serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
+                            headers: ["Retry-After": "5"])
+        }
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        ]
+        return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
+            context.hub.attach(subscribe, to: stream)
+        }
+    }
+
+    /// Reads `view`, `limit` or `until`, and `since` or `Last-Event-ID`.
+    static func subscribeRequest(_ request: Request, listID: String) throws -> LiveHub.SubscribeRequest {
+        let view: Subscriber.View
+        switch request.query("view") ?? "json" {
+        case "json": view = .json
+        case "html": view = .html
+        case let other: throw HTTPError(.badRequest, "view must be json or html, not \"\(other)\".")
+        }
+        let window: LiveHub.SubscribeRequest.WindowSpec
+        switch (request.query("limit"), request.query("until")) {
+        case (let limit?, nil):
+            guard let count = Int(limit), (0...maxWindowLimit).contains(count) else {
+                throw HTTPError(.badRequest, "limit must be a whole number from 0 to \(maxWindowLimit).")
+            }
+            window = .limit(count)
+        case (nil, let until?):
+            window = .until(try APIError.mapping { try Cursor(decoding: until) })
+        case (nil, nil):
+            window = .limit(PageQuery.defaultLimit)
+        default:
+            throw HTTPError(.badRequest, "Give limit or until, not both.")
+        }
+        let sinceText = request.query("since") ?? request.headers["Last-Event-ID"]
+        var since: Int?
+        if let sinceText, !sinceText.isEmpty {
+            guard let version = Int(sinceText), version >= 0 else {
+                throw HTTPError(.badRequest, "since (or Last-Event-ID) must be a version number.")
+            }
+            since = version
+        }
+        return LiveHub.SubscribeRequest(listID: listID, view: view, window: window, since: since)
+    }
+
+    /// `POST …/subscriptions/{sub}/more?limit=N`: 202; the rows arrive in the stream.
+    static func more(_ request: Request, _ context: ServerContext) throws -> Response {
+        let id = try ListID.validated(request.parameter("id"))
+        let subscription = try request.parameter("sub")
+        let limit = try PageQuery(request).limit
+        let (rows, more) = try context.hub.extend(subscription: subscription, listID: id, by: limit)
+        let body: JSONValue = .object(JSONObject([
+            ("subscription", .string(subscription)), ("rows", .number(Double(rows))), ("more", .bool(more)),
+        ]))
+        return .json(body.serialized(), status: .accepted)
+    }
+}
