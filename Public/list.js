@@ -7,8 +7,9 @@
   /** @typedef {{key: string, html: string}} ViewRow */
   /** @typedef {{key: string, header: ?string, footer: ?string, rows: ViewRow[]}} ViewSection */
   /**
-   * The `view=html` document the stream's patches apply to (docs/LIVE.md).
-   * @typedef {{title?: string, head?: ?string, sections: ViewSection[], status?: ?string, more?: boolean}} ViewDoc
+   * The `view=html` document the stream's patches apply to (docs/LIVE.md); `until` is the
+   * cursor that reopens the window (null when it holds no rows).
+   * @typedef {{title?: string, head?: ?string, sections: ViewSection[], status?: ?string, more?: boolean, until?: ?string}} ViewDoc
    */
   /** @typedef {{section: number, row: number}} IndexPath */
   /** @typedef {{op: string, path: string, from?: string, value?: *}} PatchOp */
@@ -391,6 +392,7 @@
         })),
         status: mark(status),
         more: !!this.paginationBody(),
+        until: t.dataset.cursor || null,
       });
     }
 
@@ -546,13 +548,22 @@
       } else if (!this.windowByCount) {
         this.fetchPage();
       } else if (this.config.live && typeof EventSource === 'function') {
-        // The stream grew the window past any cursor known here: only a fresh subscription
-        // can continue it, so ask for a reset and load through it.
+        // The window grew past any cursor known here: only a subscription can continue it.
+        // Wait for the stream that is connecting, else open a fresh one (it sends a reset).
         this.awaitingReset = true;
-        this.restartStream(false);
+        if (!this.stream || this.stream.readyState !== EventSource.CONNECTING) this.restartStream(false);
+        window.clearTimeout(this.retryTimer);
+        this.retryTimer = window.setTimeout(() => {
+          if (this.awaitingReset) this.loadFailed(new Error('no subscription'));
+        }, this.config.moreTimeout);
       } else {
         this.loadFailed(new Error('no cursor to continue from'));
       }
+    }
+
+    /** Continues a load that waited for a subscription, once the stream is current. */
+    resumeLoad() {
+      if (this.loading && this.awaitingReset && this.subscription && !this.pendingMore) this.tryLoad();
     }
 
     /**
@@ -576,6 +587,7 @@
      */
     loadFinished(firstNewRow) {
       this.loading = false;
+      this.awaitingReset = false;
       this.showPagination('idle');
       this.dispatch('list:paginationended', firstNewRow && firstNewRow.isConnected ? this.indexPath(firstNewRow) : null);
       this.observe();
@@ -770,7 +782,7 @@
       if (this.deleted || this.stream) return;
       const params = new URLSearchParams({ view: 'html' });
       if (this.cursor && !this.windowByCount) params.set('until', this.cursor);
-      else params.set('limit', String(Math.max(1, this.table.querySelectorAll('tr[data-row]').length)));
+      else params.set('limit', String(this.table.querySelectorAll('tr[data-row]').length));
       if (resume && !this.stale && this.lastId) params.set('since', this.lastId);
       const stream = new EventSource(`${this.base}/events?${params}`);
       this.stream = stream;
@@ -779,7 +791,10 @@
       on('open', () => { this.reconnects = 0; });
       on('reset', (e) => this.onReset(e));
       on('patch', (e) => this.onPatch(e));
-      on('subscription', (e) => { this.subscription = JSON.parse(e.data).subscription || this.subscription; });
+      on('subscription', (e) => {
+        this.subscription = JSON.parse(e.data).subscription || this.subscription;
+        if (params.has('since')) this.resumeLoad(); // a resumed stream may send nothing more
+      });
       on('deleted', () => this.onDeleted());
       on('error', () => this.onStreamError());
     }
@@ -798,6 +813,7 @@
      */
     restartStream(resume) {
       this.disconnect();
+      if (this.pendingMore) this.moreFailed(new Error('stream restarted'));
       this.connect(resume);
     }
 
@@ -825,7 +841,7 @@
       this.subscription = data.subscription || null;
       this.stale = false;
       this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''));
-      if (this.loading && this.awaitingReset && !this.pendingMore) this.tryLoad();
+      this.resumeLoad();
     }
 
     /**
@@ -851,6 +867,11 @@
     update(doc, version) {
       this.reconnects = 0;
       this.doc = doc;
+      if (typeof doc.until === 'string') {
+        this.cursor = doc.until;
+        this.table.dataset.cursor = doc.until;
+        this.windowByCount = false;
+      }
       if (version) { this.lastId = version; this.table.dataset.version = version; }
       let stats;
       try {
