@@ -12,7 +12,7 @@ import random
 import sys
 import threading
 
-from livetest import Checks, EventStream, Generator, LiveDoc, Server, StreamClosed, main, row_keys, short
+from livetest import Checks, EventStream, Generator, LiveDoc, Server, StreamClosed, main, quote, row_keys, short
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261122
 checks = Checks("test_live_json")
@@ -143,7 +143,7 @@ def test_old_since(server):
     first, _ = server.get_list(list_id)
     key = row_keys(server.get_list(list_id)[1])[0]
     for n in range(1010):
-        status, _, body = server.request("PUT", f"/lists/{list_id}/rows/{key}", {"cells": {"name": f"n{n}"}})
+        status, _, body = server.request("PUT", f"/lists/{list_id}/rows/{quote(key)}", {"cells": {"name": f"n{n}"}})
         if status != 200:
             checks.check("row replaces for the old-since test succeed", False, f"{status} {body[:200]!r}")
             return
