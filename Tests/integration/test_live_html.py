@@ -14,6 +14,7 @@ import json
 import random
 import re
 import sys
+import threading
 
 from livetest import (Checks, EventStream, Generator, LiveDoc, Server, first_difference, main, row_keys, short,
                       view_row_keys)
@@ -181,6 +182,7 @@ def test_windows(server):
     problems = []
     small = subscribers[1]
     answers = []
+    start_rows = len(view_row_keys(small.live.doc))
     for _ in range(200):
         answer = grow(server, small, 7, problems, "more")
         if answer is None:
@@ -191,6 +193,9 @@ def test_windows(server):
     checks.check("more grew the window step by step to the end", not problems and answers and not answers[-1]["more"],
                  f"{problems[:3]} {answers[-3:]}")
     version, doc = server.get_list(LIST)
+    steps = [answer["rows"] for answer in answers]
+    expected_steps = [min(start_rows + 7 * (n + 1), len(row_keys(doc))) for n in range(len(steps))]
+    checks.equal("each more?limit=7 added 7 rows (fewer at the end)", steps, expected_steps)
     keys = view_row_keys(small.live.doc)
     checks.equal("after more to the end, the view's row keys are the list's, in order", keys, row_keys(doc))
     checks.equal("each row once", len(keys), len(set(keys)))
@@ -256,9 +261,61 @@ def test_resume_far_back(server):
     resumed.close()
 
 
+def test_concurrent(server):
+    """Writer threads and a thread calling …/more at once: every view still ends at the fresh one."""
+    _, doc = server.get_list(LIST)
+    subscribers = [Subscriber(server, "c limit=5", "limit=5"), Subscriber(server, "c limit=20", "limit=20"),
+                   Subscriber(server, "c growing", "limit=3")]
+    growing = subscribers[2]
+    results, more_answers = [], []
+
+    def writer(index):
+        gen = Generator(random.Random(SEED * 7 + index), prefix=f"cw{index}-")
+        for _ in range(40):
+            _, doc = server.get_list(LIST)
+            write = gen.write(doc, LIST)
+            write.if_match = None
+            results.append(write.send(server)[0])
+
+    def more_caller():
+        for _ in range(15):
+            status, _, body = server.request(
+                "POST", f"/lists/{LIST}/subscriptions/{growing.live.subscription}/more?limit=2")
+            more_answers.append(status)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(3)] + [threading.Thread(target=more_caller)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    version, doc = server.get_list(LIST)
+    checks.check("concurrent html: writes answered without 5xx", all(s < 500 for s in results), f"{results}")
+    checks.check("concurrent html: more answered 202 each time", all(s == 202 for s in more_answers), f"{more_answers}")
+    problems = []
+    for subscriber in subscribers:
+        if not subscriber.live.wait_version(version):
+            problems.append(f"{subscriber.name} stuck at {subscriber.live.version} of {version}")
+            continue
+        subscriber.live.pump(0.3)
+        check_prefix(subscriber, doc, problems, "concurrent")
+        problems.extend(subscriber.live.errors[:2])
+    compare_fresh(server, subscribers, problems, "concurrent")
+    checks.check("concurrent html: every view equals a fresh subscription with its window, as a prefix of the list",
+                 not problems, "\n     ".join(problems[:5]))
+    print(f"     growing window: {len(view_row_keys(growing.live.doc))} of {len(row_keys(doc))} rows, "
+          f"more={growing.live.doc['more']}")
+    problems = []
+    answer = grow(server, growing, 4, problems, "after concurrent")
+    checks.check("concurrent html: one more …/more afterwards delivers its rows", answer and not problems,
+                 f"{answer} {problems[:2]}")
+    for subscriber in subscribers:
+        subscriber.live.stream.close()
+
+
 if __name__ == "__main__":
     with Server() as server:
         main(checks, [
             ("html windows follow random writes; more; resume", lambda: test_windows(server)),
             ("html resume from far back", lambda: test_resume_far_back(server)),
+            ("html windows with concurrent writers and more", lambda: test_concurrent(server)),
         ])
