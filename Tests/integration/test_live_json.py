@@ -226,6 +226,61 @@ def test_concurrent_writers(server):
     stream.close()
 
 
+def test_subscribe_during_writes(server):
+    """Streams opened while writers write (the first one creating the list's channel) each end
+    at GET, with consecutive ids after their reset."""
+    problems = []
+    for round_number in range(3):
+        list_id = f"live-join-{round_number}"
+        gen0 = Generator(random.Random(SEED + 40 + round_number), prefix=f"jn{round_number}-")
+        server.put_list(list_id, gen0.document(sections=3, rows=30))
+        done = [0]
+        lock = threading.Lock()
+
+        def writer(index):
+            gen = Generator(random.Random(SEED * 100 + round_number * 10 + index), prefix=f"jw{round_number}{index}-")
+            for _ in range(50):
+                _, doc = server.get_list(list_id)
+                write = gen.write(doc, list_id)
+                write.if_match = None
+                status, _ = write.send(server)
+                if status >= 500:
+                    problems.append(f"{status} for {write!r}")
+                with lock:
+                    done[0] += 1
+
+        streams = []
+
+        def opener():
+            for n in range(6):
+                while done[0] < n * 15 and done[0] < 100:
+                    threading.Event().wait(0.002)
+                stream, live = subscribe(server, list_id)
+                streams.append(live)
+
+        threads = [threading.Thread(target=writer, args=(i,)) for i in range(2)] + [threading.Thread(target=opener)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        version, doc = server.get_list(list_id)
+        for n, live in enumerate(streams):
+            if not live.wait_version(version):
+                problems.append(f"list {list_id} stream {n} stuck at {live.version} of {version}")
+                continue
+            start = next((e.id for e in live.log if e.name == "reset"), None)
+            ids = [e.id for e in live.log if e.name == "patch"]
+            if start is None or ids != list(range(start + 1, version + 1)):
+                problems.append(f"list {list_id} stream {n}: reset {start}, patch ids {ids[:10]}…")
+            if live.errors:
+                problems.append(f"list {list_id} stream {n}: {live.errors[:2]}")
+            if live.doc != doc:
+                problems.append(f"list {list_id} stream {n} differs from GET")
+            live.stream.close()
+    checks.check("streams opened during concurrent writes all end at GET with consecutive ids", not problems,
+                 "\n     ".join(problems[:5]))
+
+
 if __name__ == "__main__":
     with Server() as server:
         main(checks, [
@@ -233,4 +288,5 @@ if __name__ == "__main__":
             ("since older than the change log", lambda: test_old_since(server)),
             ("DELETE ends the stream with event: deleted", lambda: test_deleted(server)),
             ("concurrent writers", lambda: test_concurrent_writers(server)),
+            ("subscribing during concurrent writes", lambda: test_subscribe_during_writes(server)),
         ])
