@@ -35,6 +35,7 @@ class Checks:
         self.passed = 0
         self.failed = 0
         self.skipped = []
+        self.failures = []
 
     def check(self, description, condition, detail=""):
         if condition:
@@ -45,6 +46,7 @@ class Checks:
             print(f"FAIL {description}", flush=True)
             if detail:
                 print(f"     {str(detail)[:2000]}", flush=True)
+            self.failures.append(f"FAIL {description}" + (f"\n     {str(detail)[:600]}" if detail else ""))
         return bool(condition)
 
     def equal(self, description, got, expected):
@@ -69,6 +71,10 @@ class Checks:
 
     def summary(self):
         extra = f", {len(self.skipped)} skipped" if self.skipped else ""
+        if self.failures:
+            print("Failures (repeated):")
+            for failure in self.failures[-8:]:
+                print(failure)
         print(f"{self.name}: {self.passed} passed, {self.failed} failed{extra}", flush=True)
         return 0 if self.failed == 0 and self.passed > 0 else 1
 
