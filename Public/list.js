@@ -682,6 +682,7 @@
         timer: window.setTimeout(() => this.moreFailed(new Error('timed out')), this.config.moreTimeout),
       };
       const pending = this.pendingMore;
+      const cursorBefore = this.cursor;
       try {
         const url = `${this.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`;
         const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
@@ -689,7 +690,7 @@
         if (!response.ok) throw new Error('HTTP ' + response.status);
         const body = await response.json().catch(() => null);
         if (body && typeof body.until === 'string') { this.cursor = body.until; this.windowByCount = false; }
-        else this.windowByCount = true;
+        else if (this.cursor === cursorBefore && this.pendingMore === pending) this.windowByCount = true; // until a patch says
       } catch (error) {
         if (this.pendingMore === pending) this.moreFailed(error);
       }
@@ -840,7 +841,7 @@
       try { data = JSON.parse(e.data); } catch (err) { this.restartStream(false); return; }
       this.subscription = data.subscription || null;
       this.stale = false;
-      this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''));
+      this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''), true);
       this.resumeLoad();
     }
 
@@ -860,14 +861,17 @@
     }
 
     /**
-     * Takes a new view document at `version` and brings the DOM in line.
+     * Takes a new view document at `version` and brings the DOM in line. Its `until` is taken
+     * from a reset, or when a patch changed it (a server without `until` leaves the page's).
      * @param {ViewDoc} doc
      * @param {string} version
+     * @param {boolean} [isReset]
      */
-    update(doc, version) {
+    update(doc, version, isReset = false) {
       this.reconnects = 0;
+      const previous = this.doc;
       this.doc = doc;
-      if (typeof doc.until === 'string') {
+      if (typeof doc.until === 'string' && (isReset || doc.until !== previous.until)) {
         this.cursor = doc.until;
         this.table.dataset.cursor = doc.until;
         this.windowByCount = false;
