@@ -110,6 +110,22 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         }
     }
 
+    @Test func keysThatGrowTooLongAreRespacedOnce() {
+        // Insert right after "top", again and again: the new key halves the same gap each time.
+        var list = IndexedList(document: makeDocument([("a", ["top", "bottom"])]))
+        var rows = ["top", "bottom"]
+        var respaced = 0
+        for index in 0..<200 {
+            rows.insert("n\(index)", at: 1)
+            let next = list.updated(to: makeDocument([("a", rows)]), maxKeyLength: 12)
+            #expect(isStrictlyIncreasing(next.orderKeys))
+            #expect(next.orderKeys.allSatisfy { $0.rawValue.utf8.count <= 12 })
+            if next.orderKey(ofRow: "top") != list.orderKey(ofRow: "top") { respaced += 1 }
+            list = next
+        }
+        #expect(respaced >= 1)
+    }
+
     @Test func storedKeysAreCheckedAgainstTheirDocument() throws {
         let doc = makeDocument([("a", ["1", "2"])])
         let keys = OrderKey.spaced(count: 2)
