@@ -45,7 +45,9 @@ import Testing
             #expect(CanonicalSize.documentLowerBound(new) <= CanonicalSize.document(new), "seed \(seed)")
             var diff = KeyedListDiff(old: old, new: new)
             let writer = diff.run()
-            #expect(writer.size == JSONPatch(operations: writer.operations).serialized().count, "seed \(seed)")
+            #expect(diff.exactSize(of: writer) == JSONPatch(operations: writer.operations).serialized().count, "seed \(seed)")
+            #expect(diff.documentLowerBoundWithoutNewRows() + diff.exactSize(of: writer) - writer.size
+                <= CanonicalSize.document(new), "seed \(seed)")
         }
     }
 

@@ -6,27 +6,24 @@
 enum CanonicalSize {
     /// A JSON string literal: quotes, raw UTF-8, and the serializer's escapes.
     static func string(_ string: String) -> Int {
-        var size = 2
-        for byte in string.utf8 {
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                size += 1
-            } else {
+        var string = string
+        return string.withUTF8 { bytes in
+            var size = 2 + bytes.count
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 { continue }
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: size += 2
-                default: size += 6
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: size += 1
+                case 0xE2:
+                    // U+2028 and U+2029 (E2 80 A8/A9): six-byte escapes instead of three bytes.
+                    if index + 1 < bytes.count && bytes[index] == 0x80 && bytes[index + 1] & 0xFE == 0xA8 { size += 3 }
+                default: size += 5
                 }
             }
+            return size
         }
-        // U+2028 and U+2029 (E2 80 A8/A9) are written as six-byte escapes instead of three bytes.
-        if string.utf8.contains(0xE2) {
-            var iterator = string.utf8.makeIterator()
-            var window: (UInt8, UInt8) = (0, 0)
-            while let byte = iterator.next() {
-                if window.0 == 0xE2 && window.1 == 0x80 && (byte == 0xA8 || byte == 0xA9) { size += 3 }
-                window = (window.1, byte)
-            }
-        }
-        return size
     }
 
     /// A number: integers within ±2^53 as digits, others in shortest round-trip form.
@@ -42,16 +39,6 @@ enum CanonicalSize {
             return value < 0 ? digits + 1 : digits
         }
         return value.description.utf8.count
-    }
-
-    /// A JSON Pointer written as a JSON string (`~` and `/` escaped as `~0`, `~1`).
-    static func pointer(_ pointer: JSONPointer) -> Int {
-        var size = 2
-        for token in pointer.tokens {
-            size += 1 + string(token) - 2
-            for byte in token.utf8 where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { size += 1 }
-        }
-        return size
     }
 
     /// A cell value.
@@ -132,12 +119,22 @@ enum CanonicalSize {
         return size
     }
 
-    /// A lower bound of ``document(_:)`` in O(sections): every row takes at least
-    /// `{"key":"","cells":{},"style":"muted"}` and a comma.
+    /// A lower bound of ``document(_:)`` in O(rows) without reading strings: a frame per
+    /// section and ``rowLowerBound(_:)`` plus a comma per row.
     static func documentLowerBound(_ document: ListDocument) -> Int {
-        let minimalRow = #"{"key":"","cells":{},"style":"muted"},"#.utf8.count
-        var rows = 0
-        for section in document.sections { rows += section.rows.count }
-        return rows * minimalRow + document.sections.count * 60
+        var size = 0
+        for section in document.sections {
+            size += 60
+            for row in section.rows { size += rowLowerBound(row) + 1 }
+        }
+        return size
+    }
+
+    /// A lower bound of ``row(_:)`` in O(1): `{"key":KEY,"cells":{},"style":"muted"}` and
+    /// `"k":0,` per cell, counting bytes but no escapes.
+    static func rowLowerBound(_ row: Row) -> Int {
+        var size = #"{"key":"","cells":{},"style":"muted"}"#.utf8.count + row.key.utf8.count + 5 * row.cells.count
+        if let href = row.href { size += #","href":"""#.utf8.count + href.utf8.count }
+        return size
     }
 }

@@ -11,12 +11,9 @@ extension JSONPatch {
     public init(from old: ListDocument, to new: ListDocument) {
         var diff = KeyedListDiff(old: old, new: new)
         let writer = diff.run()
-        // The patch against `[{"op":"replace","path":"","value":DOCUMENT}]`: count the cheap
-        // lower bound first, the exact document size only when the patch comes close.
-        let rootOverhead = PatchWriter.valueOperationSize(op: "replace", path: .root, valueSize: 0) + 2
-        if writer.size > CanonicalSize.documentLowerBound(new) + rootOverhead
-            && writer.size > CanonicalSize.document(new) + rootOverhead
-        {
+        // Against `[{"op":"replace","path":"","value":DOCUMENT}]`.
+        let rootOverhead = PatchWriter.valueOperationSize(op: "replace", path: OperationPath(pointer: .root, size: 2), valueSize: 0) + 2
+        if diff.exceedsDocument(writer, overhead: rootOverhead) {
             self.init(operations: [.replace(path: .root, value: new.json)])
         } else {
             self.init(operations: writer.operations)

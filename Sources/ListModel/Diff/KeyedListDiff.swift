@@ -49,12 +49,12 @@ struct KeyedListDiff {
     private mutating func removeGoneItems() {
         for oldSection in old.sections.indices.reversed() {
             if match.oldSectionNew[oldSection] < 0 {
-                if !match.sectionLingers[oldSection] { writer.remove(Path.section(oldSection)) }
+                if !match.sectionLingers[oldSection] { writer.remove(OperationPath.section(oldSection)) }
                 continue
             }
             let start = match.oldRowStart[oldSection]
             for oldRow in (start..<match.oldRowStart[oldSection + 1]).reversed() where match.oldRowNew[oldRow] < 0 {
-                writer.remove(Path.row(oldSection, oldRow - start))
+                writer.remove(OperationPath.row(oldSection, oldRow - start))
             }
         }
     }
@@ -85,7 +85,7 @@ struct KeyedListDiff {
                 counter.free(oldSlot[oldSection])
                 let to = counter.occupiedBefore(newSlot[newSection])
                 counter.occupy(newSlot[newSection])
-                writer.move(from: Path.section(from), to: Path.section(to))
+                writer.move(from: OperationPath.section(from), to: OperationPath.section(to))
             } else {
                 let to = counter.occupiedBefore(newSlot[newSection])
                 counter.occupy(newSlot[newSection])
@@ -103,6 +103,9 @@ struct KeyedListDiff {
     }
 
     /// Adds a new section holding only its new rows; kept rows move in during phase 3.
+    ///
+    /// Like every new row's value, those rows are not counted in `writer.size` (see
+    /// ``exactSize(of:)``).
     private mutating func addSection(_ newSection: Int, at index: Int) {
         var section = new.sections[newSection]
         let start = match.newRowStart[newSection]
@@ -111,8 +114,8 @@ struct KeyedListDiff {
             section.rows = section.rows.indices.filter { !match.isKept(newRow: start + $0) }.map { section.rows[$0] }
         }
         writer.add(
-            Path.section(index), section.json(columns: new.columns),
-            valueSize: CanonicalSize.section(section, rows: section.rows))
+            OperationPath.section(index), section.json(columns: new.columns),
+            valueSize: CanonicalSize.section(section, rows: []) + max(section.rows.count - 1, 0))
     }
 
     // MARK: Phase 3
@@ -178,8 +181,8 @@ struct KeyedListDiff {
                 let to = counter.occupiedBefore(newSlot[newRow]) - counter.occupiedBefore(base)
                 counter.occupy(newSlot[newRow])
                 writer.move(
-                    from: Path.row(survivorIndex[fromSection], from),
-                    to: Path.row(newSectionIndex[newSection], to))
+                    from: OperationPath.row(survivorIndex[fromSection], from),
+                    to: OperationPath.row(newSectionIndex[newSection], to))
             }
         }
     }
@@ -189,15 +192,15 @@ struct KeyedListDiff {
     private mutating func removeLingeringSectionsAndAddRows() {
         // Old order is current order among survivors, so descending old index is bottom-up.
         for oldSection in old.sections.indices.reversed() where match.sectionLingers[oldSection] {
-            writer.remove(Path.section(survivorIndex[oldSection]))
+            writer.remove(OperationPath.section(survivorIndex[oldSection]))
         }
         for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
             let start = match.newRowStart[newSection]
             for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
-                let row = new.sections[newSection].rows[newRow - start]
+                // The row's size is left out of `writer.size` (see `exactSize(of:)`).
                 writer.add(
-                    Path.row(newSection, newRow - start), row.json(columns: new.columns),
-                    valueSize: CanonicalSize.row(row))
+                    OperationPath.row(newSection, newRow - start),
+                    new.sections[newSection].rows[newRow - start].json(columns: new.columns), valueSize: 0)
             }
         }
     }
@@ -208,36 +211,50 @@ struct KeyedListDiff {
         for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
             writer.appendSectionChanges(from: old.sections[oldSection], to: new.sections[newSection], at: newSection)
         }
-        for newSection in new.sections.indices {
-            let start = match.newRowStart[newSection]
-            let newRows = new.sections[newSection].rows
-            for newRow in start..<match.newRowStart[newSection + 1] where match.isKept(newRow: newRow) {
-                let oldRow = Int(match.newRowOld[newRow])
-                let oldSection = Int(match.oldRowSection[oldRow])
-                let before = old.sections[oldSection].rows[oldRow - match.oldRowStart[oldSection]]
-                let after = newRows[newRow - start]
-                if before != after {
-                    writer.appendRowChanges(
-                        from: before, to: after, at: Path.row(newSection, newRow - start), columns: new.columns)
-                }
-            }
-        }
+        updateRows()
         writer.appendListChanges(from: old, to: new)
     }
-}
 
-/// The pointers the diff writes.
-enum Path {
-    static func section(_ section: Int) -> JSONPointer { JSONPointer(tokens: ["sections", String(section)]) }
+    // MARK: Sizes
 
-    static func row(_ section: Int, _ row: Int) -> JSONPointer {
-        JSONPointer(tokens: ["sections", String(section), "rows", String(row)])
+    /// Whether the patch in `writer` is larger than `overhead` plus the new document.
+    ///
+    /// New rows are in both, so the cheap tests leave them out: first a bound that reads no
+    /// row (a frame per section, the least size per kept row), then one that reads each row's
+    /// counts, and only then the exact sizes, which read every string.
+    func exceedsDocument(_ writer: PatchWriter, overhead: Int) -> Bool {
+        var keptRows = 0
+        for newRow in match.newRowOld where newRow >= 0 { keptRows += 1 }
+        let leastRow = CanonicalSize.rowLowerBound(Row(key: "")) + 1
+        if writer.size <= new.sections.count * 60 + keptRows * leastRow + overhead { return false }
+        if writer.size <= documentLowerBoundWithoutNewRows() + overhead { return false }
+        return exactSize(of: writer) > CanonicalSize.document(new) + overhead
     }
 
-    static func member(_ name: String) -> JSONPointer { JSONPointer(tokens: [name]) }
+    /// The serialized size of the patch `writer` holds: its counted size plus the values of
+    /// the new rows, which phases 2 and 4 leave out because they are part of the new document
+    /// too (so comparing against the document rarely needs them). O(new rows).
+    func exactSize(of writer: PatchWriter) -> Int {
+        var size = writer.size
+        for newSection in new.sections.indices {
+            let start = match.newRowStart[newSection]
+            for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
+                size += CanonicalSize.row(new.sections[newSection].rows[newRow - start])
+            }
+        }
+        return size
+    }
 
-    /// `pointer` with more tokens appended.
-    static func appending(_ pointer: JSONPointer, _ tokens: String...) -> JSONPointer {
-        JSONPointer(tokens: pointer.tokens + tokens)
+    /// A lower bound of the new document's size without its new rows: what `writer.size`
+    /// must not exceed for the patch to be smaller than the document. O(rows), no string reads.
+    func documentLowerBoundWithoutNewRows() -> Int {
+        var size = CanonicalSize.documentLowerBound(new)
+        for newSection in new.sections.indices {
+            let start = match.newRowStart[newSection]
+            for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
+                size -= CanonicalSize.rowLowerBound(new.sections[newSection].rows[newRow - start])
+            }
+        }
+        return size
     }
 }

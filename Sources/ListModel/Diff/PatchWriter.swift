@@ -9,45 +9,54 @@ struct PatchWriter {
     private(set) var size = 2
 
     /// The size of one `add` or `replace` operation, without the separating comma.
-    static func valueOperationSize(op: String, path: JSONPointer, valueSize: Int) -> Int {
-        #"{"op":"","path":,"value":}"#.utf8.count + op.utf8.count + CanonicalSize.pointer(path) + valueSize
+    static func valueOperationSize(op: String, path: OperationPath, valueSize: Int) -> Int {
+        #"{"op":"","path":,"value":}"#.utf8.count + op.utf8.count + path.size + valueSize
     }
 
     /// The size of one `remove` operation, without the separating comma.
-    static func removeSize(path: JSONPointer) -> Int {
-        #"{"op":"remove","path":}"#.utf8.count + CanonicalSize.pointer(path)
+    static func removeSize(path: OperationPath) -> Int {
+        #"{"op":"remove","path":}"#.utf8.count + path.size
     }
 
     /// The size of one `move` operation, without the separating comma.
-    static func moveSize(from: JSONPointer, path: JSONPointer) -> Int {
-        #"{"op":"move","from":,"path":}"#.utf8.count + CanonicalSize.pointer(from) + CanonicalSize.pointer(path)
+    static func moveSize(from: OperationPath, path: OperationPath) -> Int {
+        #"{"op":"move","from":,"path":}"#.utf8.count + from.size + path.size
     }
 
-    mutating func add(_ path: JSONPointer, _ value: JSONValue, valueSize: Int) {
-        append(.add(path: path, value: value), size: Self.valueOperationSize(op: "add", path: path, valueSize: valueSize))
+    mutating func add(_ path: OperationPath, _ value: JSONValue, valueSize: Int) {
+        append(.add(path: path.pointer, value: value), size: Self.valueOperationSize(op: "add", path: path, valueSize: valueSize))
     }
 
-    mutating func replace(_ path: JSONPointer, _ value: JSONValue, valueSize: Int) {
+    mutating func replace(_ path: OperationPath, _ value: JSONValue, valueSize: Int) {
         append(
-            .replace(path: path, value: value),
+            .replace(path: path.pointer, value: value),
             size: Self.valueOperationSize(op: "replace", path: path, valueSize: valueSize))
     }
 
-    mutating func remove(_ path: JSONPointer) {
-        append(.remove(path: path), size: Self.removeSize(path: path))
+    mutating func remove(_ path: OperationPath) {
+        append(.remove(path: path.pointer), size: Self.removeSize(path: path))
     }
 
-    mutating func move(from: JSONPointer, to path: JSONPointer) {
-        append(.move(from: from, path: path), size: Self.moveSize(from: from, path: path))
+    mutating func move(from: OperationPath, to path: OperationPath) {
+        append(.move(from: from.pointer, path: path.pointer), size: Self.moveSize(from: from, path: path))
     }
 
-    /// Appends operations whose size (with the commas between them) is already known.
-    mutating func append(contentsOf operations: [JSONPatchOperation], size: Int) {
-        guard !operations.isEmpty else { return }
-        if !self.operations.isEmpty { self.size += 1 }
-        self.operations.append(contentsOf: operations)
-        self.size += size
+    /// Appends the operations of `other`.
+    mutating func append(contentsOf other: PatchWriter) {
+        guard !other.operations.isEmpty else { return }
+        if !operations.isEmpty { size += 1 }
+        operations.append(contentsOf: other.operations)
+        size += other.contentSize
     }
+
+    /// Removes every operation, keeping the storage for reuse.
+    mutating func removeAll() {
+        operations.removeAll(keepingCapacity: true)
+        size = 2
+    }
+
+    /// The size of the operations without the enclosing brackets.
+    var contentSize: Int { size - 2 }
 
     private mutating func append(_ operation: JSONPatchOperation, size: Int) {
         if !operations.isEmpty { self.size += 1 }
