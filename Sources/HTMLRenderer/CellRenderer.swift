@@ -62,9 +62,13 @@ extension HTMLWriter {
     ///   known (the alt text only when the URL is unsafe).
     @inline(__always)
     mutating func builtInCell(_ value: CellValue?) {
+        if let value { builtInCell(present: value) }
+    }
+
+    /// `builtInCell` for a present value, borrowed (from the row's dictionary) rather than copied.
+    @inline(__always)
+    mutating func builtInCell(present value: borrowing CellValue) {
         switch value {
-        case nil:
-            return
         case .text(let string):
             text(string)
         case .number(let number):

@@ -32,15 +32,16 @@ extension HTMLRenderer {
     /// `Content-Security-Policy: default-src 'self'`.
     public func page(_ doc: ListDocument, page: ListPage, context: PageContext) -> [UInt8] {
         let rows = page.parts.reduce(0) { $0 + $1.rows.count }
-        var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: rows) + 1024)
-        out.documentStart(title: doc.title, assetsPath: context.assetsPath)
-        out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n")
-        out.table(
-            doc, parts: page.parts,
-            attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
-            nextHref: context.nextHref, columns: ResolvedColumns(doc, renderers: cellRenderers))
-        out.documentEnd()
-        return out.finish()
+        let columns = ResolvedColumns(doc, renderers: cellRenderers)
+        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, rows: rows) + 1024) { out in
+            out.documentStart(title: doc.title, assetsPath: context.assetsPath)
+            out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n")
+            out.table(
+                doc, parts: page.parts,
+                attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
+                nextHref: context.nextHref, columns: columns)
+            out.documentEnd()
+        }
     }
 
     /// The `<tbody data-section>` fragments of a page for tail loading, ready to append.
@@ -51,11 +52,11 @@ extension HTMLRenderer {
     /// `nextHref` is set. The list's state and `emptyText` are not repeated here.
     public func fragment(_ doc: ListDocument, page: ListPage, nextHref: String?) -> [UInt8] {
         let rows = page.parts.reduce(0) { $0 + $1.rows.count }
-        var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: rows))
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
-        out.sectionBodies(doc, parts: page.parts, columns: columns)
-        if let nextHref { out.paginationBody(nextHref: nextHref, columnCount: columns.count) }
-        return out.finish()
+        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, rows: rows)) { out in
+            out.sectionBodies(doc, parts: page.parts, columns: columns)
+            if let nextHref { out.paginationBody(nextHref: nextHref, columnCount: columns.count) }
+        }
     }
 }
 

@@ -84,13 +84,12 @@ extension HTMLWriter {
                 }
                 for column in 0..<columnCount {
                     let at = found[column]
-                    cell(at == missing ? nil : cells.values[at], row: row, linked: linked, column: column, of: columns)
+                    cell(cells, at: at == missing ? nil : at, row: row, linked: linked, column: column, of: columns)
                 }
             }
         } else {
             for column in 0..<columnCount {
-                let value = cells.isEmpty ? nil : cells[columns.keys[column]]
-                cell(value, row: row, linked: linked, column: column, of: columns)
+                cell(cells, at: cells.isEmpty ? nil : cells.index(forKey: columns.columns[column].key), row: row, linked: linked, column: column, of: columns)
             }
         }
         raw("</tr>")
@@ -98,13 +97,16 @@ extension HTMLWriter {
 
     /// One `<td>`; the one at `columns.rowLinkColumn` of a linked row holds the row's link.
     @inline(__always)
-    private mutating func cell(_ value: CellValue?, row: Row, linked: Bool, column index: Int, of columns: ResolvedColumns) {
+    private mutating func cell(
+        _ cells: borrowing [String: CellValue], at: Dictionary<String, CellValue>.Index?, row: Row, linked: Bool,
+        column index: Int, of columns: ResolvedColumns
+    ) {
         let plan = columns.plans[index]
         switch plan {
         case .plain: raw("<td>")
         case .number: raw("<td class=\"num\">")
         case .custom:
-            if let cellClass = columns.columns[index].custom!.cellClass {
+            if let cellClass = columns.customs[index]!.cellClass {
                 raw("<td class=\"")
                 escape(cellClass)
                 raw("\">")
@@ -117,22 +119,24 @@ extension HTMLWriter {
             escape(row.href!)
             raw("\">")
             let before = count
-            cellContent(value, plan: plan, column: index, of: columns)
+            cellContent(cells, at: at, plan: plan, column: index, of: columns)
             if count == before { raw("<span class=\"visually-hidden\">Open</span>") }
             raw("</a></td>")
         } else {
-            cellContent(value, plan: plan, column: index, of: columns)
+            cellContent(cells, at: at, plan: plan, column: index, of: columns)
             raw("</td>")
         }
     }
 
     @inline(__always)
-    private mutating func cellContent(_ value: CellValue?, plan: CellPlan, column index: Int, of columns: ResolvedColumns) {
+    private mutating func cellContent(
+        _ cells: borrowing [String: CellValue], at: Dictionary<String, CellValue>.Index?, plan: CellPlan,
+        column index: Int, of columns: ResolvedColumns
+    ) {
         if case .custom = plan {
-            let resolved = columns.columns[index]
-            resolved.custom!.render(value, resolved.column, &self)
-        } else {
-            builtInCell(value)
+            columns.customs[index]!.render(at.map { cells.values[$0] }, columns.columns[index], &self)
+        } else if let at {
+            builtInCell(present: cells.values[at])
         }
     }
 

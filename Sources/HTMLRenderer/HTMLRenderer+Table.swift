@@ -7,9 +7,10 @@ extension HTMLRenderer {
     /// rows shows its `emptyText` (when set) after its sections.
     public func table(_ doc: ListDocument) -> [UInt8] {
         let parts = doc.sections.indices.map { ListPage.Part(sectionIndex: $0, rows: 0..<doc.sections[$0].rows.count) }
-        var out = HTMLWriter(capacity: HTMLWriter.estimatedSize(doc, rows: doc.rowCount))
-        out.table(doc, parts: parts, attributes: nil, nextHref: nil, columns: ResolvedColumns(doc, renderers: cellRenderers))
-        return out.finish()
+        let columns = ResolvedColumns(doc, renderers: cellRenderers)
+        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, rows: doc.rowCount)) { out in
+            out.table(doc, parts: parts, attributes: nil, nextHref: nil, columns: columns)
+        }
     }
 }
 
@@ -60,15 +61,15 @@ extension HTMLWriter {
     /// The column headers: `<tr><th scope="col">…</tr>`.
     mutating func headRow(_ columns: ResolvedColumns) {
         raw("<tr>")
-        for resolved in columns.columns {
-            if let cellClass = resolved.cellClass {
+        for index in columns.columns.indices {
+            if let cellClass = columns.cellClass(index) {
                 raw("<th scope=\"col\" class=\"")
                 escape(cellClass)
                 raw("\">")
             } else {
                 raw("<th scope=\"col\">")
             }
-            text(resolved.column.title)
+            text(columns.columns[index].title)
             raw("</th>")
         }
         raw("</tr>")

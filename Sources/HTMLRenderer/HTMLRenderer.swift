@@ -40,56 +40,61 @@ public struct HTMLRenderer: Sendable {
     }
 }
 
-/// How one column renders, resolved once per call rather than once per cell.
-struct ResolvedColumn {
-    let column: Column
-    /// `nil` for the built-in rendering of `column.kind`.
-    let custom: CellRenderer?
-
-    var cellClass: String? { custom.map { $0.cellClass } ?? (column.kind == .number ? "num" : nil) }
-    var containsLinks: Bool { custom?.containsLinks ?? (column.kind == .link) }
-}
-
 /// What the row loop does for a column: a trivial value, so reading it costs no reference counting.
 enum CellPlan {
     /// The built-in rendering in a plain `<td>`.
     case plain
     /// The built-in rendering in `<td class="num">`.
     case number
-    /// `ResolvedColumns.columns[index].custom`.
+    /// `ResolvedColumns.customs[index]`.
     case custom
 }
 
-/// The columns of a document as the renderer uses them.
+/// The columns of a document as the renderer uses them, resolved once per call rather than
+/// once per cell. Cheap to build when no custom renderer is registered (one small array).
 struct ResolvedColumns {
-    let columns: [ResolvedColumn]
+    /// The document's columns (the same array storage, not a copy).
+    let columns: [Column]
     /// One plan per column.
     let plans: [CellPlan]
-    /// The column keys, for matching cells to columns.
-    let keys: [String]
+    /// The custom renderer of each column; empty when no column has one.
+    let customs: [CellRenderer?]
     /// The column whose cell holds a linked row's `<a class="row-link">`: the first that has no
     /// links of its own, else the first.
     let rowLinkColumn: Int
 
     init(_ doc: ListDocument, renderers: [CellRendererKey: CellRenderer]) {
-        let columns = doc.columns.map { column in
-            ResolvedColumn(
-                column: column,
-                custom: renderers.isEmpty
-                    ? nil : renderers[.column(column.key)] ?? renderers[.kind(column.kind)])
+        columns = doc.columns
+        if renderers.isEmpty {
+            customs = []
+            plans = doc.columns.map { $0.kind == .number ? .number : .plain }
+            rowLinkColumn = doc.columns.firstIndex { $0.kind != .link } ?? 0
+        } else {
+            let customs = doc.columns.map { renderers[.column($0.key)] ?? renderers[.kind($0.kind)] }
+            self.customs = customs
+            plans = doc.columns.indices.map {
+                customs[$0] != nil ? .custom : doc.columns[$0].kind == .number ? .number : .plain
+            }
+            rowLinkColumn =
+                doc.columns.indices.first { customs[$0].map { !$0.containsLinks } ?? (doc.columns[$0].kind != .link) } ?? 0
         }
-        self.columns = columns
-        plans = columns.map { $0.custom != nil ? .custom : $0.column.kind == .number ? .number : .plain }
-        keys = doc.columns.map(\.key)
-        rowLinkColumn = columns.firstIndex { !$0.containsLinks } ?? 0
     }
 
     var count: Int { columns.count }
 
+    /// The class of the column's cells and header, if any.
+    func cellClass(_ index: Int) -> String? {
+        switch plans[index] {
+        case .plain: return nil
+        case .number: return "num"
+        case .custom: return customs[index]!.cellClass
+        }
+    }
+
     /// The index of the column with `key`, by linear search (rows have few cells).
     @inline(__always)
     func index(ofKey key: String) -> Int? {
-        for index in keys.indices where keys[index] == key { return index }
+        for index in columns.indices where columns[index].key == key { return index }
         return nil
     }
 }

@@ -7,11 +7,13 @@
 /// newline normalisation), U+2028/U+2029 become `&#x2028;`/`&#x2029;`, and NUL becomes U+FFFD
 /// (the HTML parser would turn it into U+FFFD anyway, or drop it).
 ///
-/// The writer owns a growable buffer it writes into through a raw pointer (appending to an
-/// `[UInt8]` piece by piece measured 4x slower); it cannot be copied, only passed `inout`.
+/// The writer writes into a growable buffer through a raw pointer (appending to an `[UInt8]`
+/// piece by piece measured 4x slower); it cannot be copied, only passed `inout`.
 public struct HTMLWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Whether `base` was allocated by this writer (else it is an array's storage, see `render`).
+    private var ownsBase: Bool
     /// The number of bytes written so far.
     public private(set) var count: Int
 
@@ -19,16 +21,43 @@ public struct HTMLWriter: ~Copyable {
     public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        ownsBase = true
         count = 0
     }
 
-    deinit { base.deallocate() }
+    /// A writer over memory it does not own, until it outgrows it.
+    private init(borrowing base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+        ownsBase = false
+        count = 0
+    }
+
+    deinit { if ownsBase { base.deallocate() } }
 
     /// A copy of the bytes written so far: UTF-8 HTML.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// The bytes written, ending the writer.
     consuming func finish() -> [UInt8] { bytes }
+
+    /// Runs `body` with a writer that writes straight into the storage of the returned array,
+    /// so a rendering of `capacity` bytes or less is never copied (one that outgrows it is, once).
+    static func render(capacity: Int, _ body: (inout HTMLWriter) -> Void) -> [UInt8] {
+        var overflow: [UInt8]?
+        let capacity = max(capacity, 64)
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var writer = HTMLWriter(borrowing: buffer.baseAddress!, capacity: capacity)
+            body(&writer)
+            if writer.ownsBase {
+                overflow = writer.finish()
+                initialized = 0
+            } else {
+                initialized = writer.count
+            }
+        }
+        return overflow ?? bytes
+    }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
@@ -42,9 +71,10 @@ public struct HTMLWriter: ~Copyable {
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        if ownsBase { base.deallocate() }
         base = newBase
         capacity = newCapacity
+        ownsBase = true
     }
 
     /// Appends one byte.
@@ -146,22 +176,14 @@ public struct HTMLWriter: ~Copyable {
 
     // MARK: Escaping
 
-    /// `"1"` at the bytes that need more than a copy (see `isSpecial`): one load per byte.
+    /// `"1"` at the bytes that need more than a copy: NUL, CR, `"`, `&`, `'`, `<`, `>`, and 0xE2
+    /// (the lead byte of U+2028 and U+2029, checked further in `writeEscape`).
     static let specialTable: StaticString = """
         1000000000000100000000000000000000100011000000000000000000001010\
         0000000000000000000000000000000000000000000000000000000000000000\
         0000000000000000000000000000000000000000000000000000000000000000\
         0000000000000000000000000000000000100000000000000000000000000000
         """
-
-    /// Whether `byte` needs more than a plain copy: NUL, CR, `"`, `&`, `'`, `<`, `>`,
-    /// or 0xE2 (the lead byte of U+2028 and U+2029, checked further in `escapeSlow`).
-    @inline(__always)
-    static func isSpecial(_ byte: UInt8) -> Bool {
-        let lowMask: UInt64 = 1 << 0x00 | 1 << 0x0D | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
-        if byte < 64 { return (lowMask >> UInt64(byte)) & 1 != 0 }
-        return byte == 0xE2
-    }
 
     /// Escapes `string` into `bytes`, copying runs of plain bytes at once.
     @inline(__always)
@@ -173,13 +195,14 @@ public struct HTMLWriter: ~Copyable {
         copy.withUTF8 { escape(utf8: $0) }
     }
 
-    /// Reserves the worst case (every byte becoming `&quot;`) once, then copies runs of plain
-    /// bytes with `memcpy` and writes escapes in place.
+    /// Finds special bytes with `specialTable`, copies the plain runs between them and writes
+    /// escapes in place. Reserves the input's length up front and checks for room again only at
+    /// a special byte (an escape is at most 8 bytes).
     @inline(__always)
     mutating func escape(utf8 input: UnsafeBufferPointer<UInt8>) {
         let length = input.count
         guard length > 0, let source = input.baseAddress else { return }
-        reserve(length &* 6)
+        reserve(length &+ 8)
         var out = base + count
         var runStart = 0
         var index = 0
@@ -192,6 +215,12 @@ public struct HTMLWriter: ~Copyable {
             let run = index &- runStart
             HTMLWriter.copy(source + runStart, to: out, count: run)
             out += run
+            // Room for this escape and everything after it unescaped.
+            if out - base &+ 8 &+ (length &- index) > capacity {
+                count = out - base
+                grow(to: count &+ 8 &+ (length &- index) &* 2)
+                out = base + count
+            }
             let (consumed, written) = HTMLWriter.writeEscape(source, at: index, length: length, to: out)
             out += written
             index &+= consumed

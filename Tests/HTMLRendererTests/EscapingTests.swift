@@ -123,3 +123,46 @@ import Testing
         #expect(!html.contains("&#106;"), "an ampersand in a URL is escaped, never passed through")
     }
 }
+
+/// The fast escaper against a one-character-at-a-time reference, over sizes that cross the
+/// writer's buffer growth.
+@Suite struct EscapingReferenceTests {
+    /// The escaping docs/HTML.md specifies, written the slow obvious way.
+    static func reference(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\r": out += "&#13;"
+            case "\u{0}": out += "\u{FFFD}"
+            case "\u{2028}": out += "&#x2028;"
+            case "\u{2029}": out += "&#x2029;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    @Test func randomTextMatchesTheReference() {
+        let alphabet: [Character] = ["a", "Z", " ", "&", "<", ">", "\"", "'", "\r", "\n", "\u{0}", "\u{2028}", "\u{2029}", "\u{2027}", "é", "東", "\u{1F600}", "\u{E2}"]
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1_000, 70_000] {
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            let row = Row(key: "k", cells: ["text": .text(text)])
+            let html = String(decoding: HTMLRenderer().row(row, in: ListDocument(title: "")), as: UTF8.self)
+            #expect(html == "<tr data-row=\"k\"><td>\(Self.reference(text))</td></tr>", "length \(length)")
+        }
+    }
+
+    @Test func tableLargerThanItsEstimateIsWhole() {
+        let text = String(repeating: "<&>", count: 40_000)
+        let doc = ListDocument(title: "Big", sections: [Section(key: "s", rows: [Row(key: "r", cells: ["text": .text(text)])])])
+        let html = String(decoding: HTMLRenderer().table(doc), as: UTF8.self)
+        #expect(html.contains("<td>" + String(repeating: "&lt;&amp;&gt;", count: 40_000) + "</td>"))
+        #expect(html.hasSuffix("</tbody>\n</table>\n"))
+    }
+}

@@ -274,6 +274,7 @@ def test_resumed_stream_without_subscription_loads_by_get_then_resubscribes(serv
 
 def test_window_grown_by_the_stream_is_resumed_by_count_then_resubscribed(server, browser):
     fixture = FixtureList.generated("count", [100, 100])
+    fixture.view_until = False  # a server that does not say where the window ends
     shown = {"count": 50}
     posts = []
 
@@ -313,6 +314,26 @@ def test_last_get_page_cursor_header_keeps_the_window_exact(server, browser):
     equal(second.query, {"view": "html", "until": "k80"}, "until the cursor the List-Cursor header gave")
     wait_version(browser, 5)
     same_as_fresh_render(browser, "tail", fixture.view_doc(80), "every row")
+
+
+def test_resumed_stream_with_subscription_event_loads_through_it(server, browser):
+    fixture = FixtureList.generated("subev", [60, 60])
+    server.subscription_event = True  # list-server's first event on every stream
+    posts = []
+
+    def on_more(sub, limit):
+        posts.append((sub, limit))
+        server.streams[-1].send("patch", jsonpatch.make_patch(fixture.view_doc(50), fixture.view_doc(100)).patch, 6)
+        return 202
+
+    server.on_more = on_more
+    stream, doc = open_live(server, browser, fixture, reset=False)  # resumed: no reset
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    browser.wait("return document.querySelectorAll('tr[data-row]').length === 100", 5, "rows through the stream")
+    equal(posts, [("fx1", 50)], "more through the subscription the stream named")
+    equal(len(server.streams), 1, "no resubscription")
+    equal(server.requests("GET", "/lists/subev/rows"), [], "no GET page")
+    equal(browser.js("return document.querySelector('table.list').dataset.cursor"), "k100", "the window's end from `until`")
 
 
 def test_scroll_stays_anchored_when_rows_change_above(server, browser):
@@ -361,6 +382,7 @@ if __name__ == "__main__":
         test_resumed_stream_without_subscription_loads_by_get_then_resubscribes,
         test_window_grown_by_the_stream_is_resumed_by_count_then_resubscribed,
         test_last_get_page_cursor_header_keeps_the_window_exact,
+        test_resumed_stream_with_subscription_event_loads_through_it,
         test_scroll_stays_anchored_when_rows_change_above,
         test_deleted_list_stops,
     ])
