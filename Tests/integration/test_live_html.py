@@ -145,11 +145,13 @@ def test_windows(server):
         for event in subscriber.live.log:
             if event.name == "patch":
                 for op in event.data:
-                    kind = op["op"] + (" section" if re.fullmatch(r"/sections/\d+", op["path"]) else "")
+                    kind = op["op"] + (" section" if re.fullmatch(r"/sections/\d+", op["path"]) else
+                                       f" {op['path']}" if op["path"] in ("/head", "/status", "/title") else "")
                     ops[kind] = ops.get(kind, 0) + 1
     print(f"     html patch operations received: {sorted(ops.items())}")
-    checks.check("the html streams carried row and section adds, removes, moves and replaces",
-                 all(ops.get(kind) for kind in ["add", "remove", "move", "replace", "add section", "move section"]),
+    checks.check("the html streams carried row and section adds, removes, moves and replaces, and head/status/title changes",
+                 all(ops.get(kind) for kind in ["add", "remove", "move", "replace", "add section", "move section",
+                                                 "replace /head", "replace /status", "replace /title"]),
                  f"{ops}")
     for subscriber in subscribers:
         checks.check(f"{subscriber.name}: every patch applied, ids never went back", not subscriber.live.errors,
