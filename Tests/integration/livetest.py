@@ -301,30 +301,44 @@ class EventStream:
     def start(self):
         self.thread.start()
 
-    def _read(self):
+    def _parse_one(self):
+        """Reads lines until one event is complete: the Event, or None at the end of the stream."""
         name, event_id, data = None, None, []
+        while True:
+            line = self.response.readline()
+            if not line:
+                return None
+            line = line.decode("utf-8").rstrip("\r\n")
+            if line == "":
+                if data or name:
+                    return Event(name or "message", event_id, "\n".join(data))
+                name, event_id, data = None, None, []
+                continue
+            if line.startswith(":"):
+                self.pings += 1
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+            elif field == "id":
+                event_id = int(value) if value.isdigit() else value
+
+    def read_now(self):
+        """Reads one event on this thread (only before `start()`), queueing it like the reader would."""
+        event = self._parse_one()
+        self.events.put(event)
+        return event
+
+    def _read(self):
         try:
             while True:
-                line = self.response.readline()
-                if not line:
+                event = self._parse_one()
+                if event is None:
                     break
-                line = line.decode("utf-8").rstrip("\r\n")
-                if line == "":
-                    if data or name:
-                        self.events.put(Event(name or "message", event_id, "\n".join(data)))
-                    name, event_id, data = None, None, []
-                    continue
-                if line.startswith(":"):
-                    self.pings += 1
-                    continue
-                field, _, value = line.partition(":")
-                value = value[1:] if value.startswith(" ") else value
-                if field == "event":
-                    name = value
-                elif field == "data":
-                    data.append(value)
-                elif field == "id":
-                    event_id = int(value) if value.isdigit() else value
+                self.events.put(event)
         except (OSError, ValueError, http.client.HTTPException):
             pass
         self.closed.set()
