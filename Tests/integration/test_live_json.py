@@ -11,6 +11,7 @@ what `GET /lists/{id}` returns at each version. Also resume with `Last-Event-ID`
 import random
 import sys
 import threading
+import time
 
 from livetest import Checks, EventStream, Generator, LiveDoc, Server, StreamClosed, main, quote, row_keys, short
 
@@ -323,8 +324,37 @@ def test_subscribe_during_writes(server):
                  "\n     ".join(problems[:5]))
 
 
+def test_shutdown():
+    """SIGTERM with open streams: every stream ends and the server exits with status 0."""
+    with Server() as server:
+        server.put_list("bye", {"title": "Bye", "sections": [{"key": "a", "rows": [{"key": "r", "cells": {}}]}]})
+        streams = [EventStream(server, "/lists/bye/events?view=json"), EventStream(server, "/lists/bye/events?view=html"),
+                   EventStream(server, "/lists/bye/events?view=html&limit=0")]
+        for stream in streams:
+            LiveDoc(stream).wait_until(lambda doc: True)
+        server.process.terminate()
+        try:
+            status = server.process.wait(timeout=20)
+        except Exception:
+            status = "still running after 20 s"
+        checks.equal("SIGTERM with open streams exits with status 0", status, 0)
+        checks.check("every open stream ended", all(stream.closed.wait(10) for stream in streams))
+
+
+def check_heartbeat(idle_stream, opened):
+    """An idle stream gets a comment line within 15 s (checked after 18 s)."""
+    remaining = opened + 18 - time.monotonic()
+    if remaining > 0:
+        time.sleep(remaining)
+    checks.check("an idle stream got a heartbeat comment within 18 s", idle_stream.pings >= 1,
+                 f"{idle_stream.pings} pings; events {idle_stream.pending()}")
+    idle_stream.close()
+
+
 if __name__ == "__main__":
     with Server() as server:
+        server.put_list("idle", {"title": "Idle", "sections": []})
+        idle_stream, opened = EventStream(server, "/lists/idle/events?view=json"), time.monotonic()
         main(checks, [
             ("random writes through every endpoint, resume, since", lambda: test_random_writes(server)),
             ("since older than the change log", lambda: test_old_since(server)),
@@ -332,4 +362,6 @@ if __name__ == "__main__":
             ("resume across DELETE and re-create", lambda: test_recreated_list(server)),
             ("concurrent writers", lambda: test_concurrent_writers(server)),
             ("subscribing during concurrent writes", lambda: test_subscribe_during_writes(server)),
+            ("SIGTERM with open streams", test_shutdown),
+            ("heartbeat on an idle stream", lambda: check_heartbeat(idle_stream, opened)),
         ])
