@@ -149,6 +149,11 @@ def test_windows(server):
                                        f" {op['path']}" if op["path"] in ("/head", "/status", "/title") else "")
                     ops[kind] = ops.get(kind, 0) + 1
     print(f"     html patch operations received: {sorted(ops.items())}")
+    allowed = re.compile(r"|/(title|head|status|more|until)|/sections/\d+(/(header|footer))?|/sections/\d+/rows/\d+(/html)?")
+    outside = sorted({f"{op['op']} {op['path']}" for subscriber in subscribers for event in subscriber.live.log
+                      if event.name == "patch" for op in event.data
+                      if not allowed.fullmatch(op["path"]) or ("from" in op and not allowed.fullmatch(op["from"]))})
+    checks.check("html patches use only the paths docs/LIVE.md lists", not outside, f"{outside[:8]}")
     checks.check("the html streams carried row and section adds, removes, moves and replaces, and head/status/title changes",
                  all(ops.get(kind) for kind in ["add", "remove", "move", "replace", "add section", "move section",
                                                  "replace /head", "replace /status", "replace /title"]),
