@@ -145,11 +145,13 @@ def test_windows(server):
         for event in subscriber.live.log:
             if event.name == "patch":
                 for op in event.data:
-                    kind = op["op"] + (" section" if re.fullmatch(r"/sections/\d+", op["path"]) else "")
+                    kind = op["op"] + (" section" if re.fullmatch(r"/sections/\d+", op["path"]) else
+                                       f" {op['path']}" if op["path"] in ("/head", "/status", "/title") else "")
                     ops[kind] = ops.get(kind, 0) + 1
     print(f"     html patch operations received: {sorted(ops.items())}")
-    checks.check("the html streams carried row and section adds, removes, moves and replaces",
-                 all(ops.get(kind) for kind in ["add", "remove", "move", "replace", "add section", "move section"]),
+    checks.check("the html streams carried row and section adds, removes, moves and replaces, and head/status/title changes",
+                 all(ops.get(kind) for kind in ["add", "remove", "move", "replace", "add section", "move section",
+                                                 "replace /head", "replace /status", "replace /title"]),
                  f"{ops}")
     for subscriber in subscribers:
         checks.check(f"{subscriber.name}: every patch applied, ids never went back", not subscriber.live.errors,
@@ -215,6 +217,13 @@ def test_windows(server):
     status, _, _ = server.request("POST", f"/lists/{LIST}/subscriptions/{small.live.subscription}/more?limit=0")
     checks.equal("more with limit=0 is 400", status, 400)
     json_stream.close()
+    server.put_list("other", {"title": "Other", "sections": []})
+    status, _, _ = server.request("POST", f"/lists/other/subscriptions/{small.live.subscription}/more?limit=5")
+    checks.equal("more for a subscription of another list is 404", status, 404)
+    for query in ["view=html&limit=5&until=" + (small.live.doc["until"] or ""), "view=xml", "view=html&limit=-1",
+                  "view=html&limit=x", "view=html&until=garbage"]:
+        stream = EventStream(server, f"/lists/{LIST}/events?{query}")
+        checks.equal(f"events?{query[:40]} is 400", stream.status, 400)
     for subscriber in subscribers:
         subscriber.live.stream.close()
 
