@@ -7,8 +7,9 @@
   /** @typedef {{key: string, html: string}} ViewRow */
   /** @typedef {{key: string, header: ?string, footer: ?string, rows: ViewRow[]}} ViewSection */
   /**
-   * The `view=html` document the stream's patches apply to (docs/LIVE.md).
-   * @typedef {{title?: string, head?: ?string, sections: ViewSection[], status?: ?string, more?: boolean}} ViewDoc
+   * The `view=html` document the stream's patches apply to (docs/LIVE.md); `until` is the
+   * cursor that reopens the window (null when it holds no rows).
+   * @typedef {{title?: string, head?: ?string, sections: ViewSection[], status?: ?string, more?: boolean, until?: ?string}} ViewDoc
    */
   /** @typedef {{section: number, row: number}} IndexPath */
   /** @typedef {{op: string, path: string, from?: string, value?: *}} PatchOp */
@@ -391,6 +392,7 @@
         })),
         status: mark(status),
         more: !!this.paginationBody(),
+        until: t.dataset.cursor || null,
       });
     }
 
@@ -546,13 +548,22 @@
       } else if (!this.windowByCount) {
         this.fetchPage();
       } else if (this.config.live && typeof EventSource === 'function') {
-        // The stream grew the window past any cursor known here: only a fresh subscription
-        // can continue it, so ask for a reset and load through it.
+        // The window grew past any cursor known here: only a subscription can continue it.
+        // Wait for the stream that is connecting, else open a fresh one (it sends a reset).
         this.awaitingReset = true;
-        this.restartStream(false);
+        if (!this.stream || this.stream.readyState !== EventSource.CONNECTING) this.restartStream(false);
+        window.clearTimeout(this.retryTimer);
+        this.retryTimer = window.setTimeout(() => {
+          if (this.awaitingReset) this.loadFailed(new Error('no subscription'));
+        }, this.config.moreTimeout);
       } else {
         this.loadFailed(new Error('no cursor to continue from'));
       }
+    }
+
+    /** Continues a load that waited for a subscription, once the stream is current. */
+    resumeLoad() {
+      if (this.loading && this.awaitingReset && this.subscription && !this.pendingMore) this.tryLoad();
     }
 
     /**
@@ -576,6 +587,7 @@
      */
     loadFinished(firstNewRow) {
       this.loading = false;
+      this.awaitingReset = false;
       this.showPagination('idle');
       this.dispatch('list:paginationended', firstNewRow && firstNewRow.isConnected ? this.indexPath(firstNewRow) : null);
       this.observe();
@@ -670,6 +682,7 @@
         timer: window.setTimeout(() => this.moreFailed(new Error('timed out')), this.config.moreTimeout),
       };
       const pending = this.pendingMore;
+      const cursorBefore = this.cursor;
       try {
         const url = `${this.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`;
         const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
@@ -677,7 +690,7 @@
         if (!response.ok) throw new Error('HTTP ' + response.status);
         const body = await response.json().catch(() => null);
         if (body && typeof body.until === 'string') { this.cursor = body.until; this.windowByCount = false; }
-        else this.windowByCount = true;
+        else if (this.cursor === cursorBefore) this.windowByCount = true; // unless a patch's `until` came first
       } catch (error) {
         if (this.pendingMore === pending) this.moreFailed(error);
       }
@@ -770,16 +783,20 @@
       if (this.deleted || this.stream) return;
       const params = new URLSearchParams({ view: 'html' });
       if (this.cursor && !this.windowByCount) params.set('until', this.cursor);
-      else params.set('limit', String(Math.max(1, this.table.querySelectorAll('tr[data-row]').length)));
+      else params.set('limit', String(this.table.querySelectorAll('tr[data-row]').length));
       if (resume && !this.stale && this.lastId) params.set('since', this.lastId);
       const stream = new EventSource(`${this.base}/events?${params}`);
       this.stream = stream;
       const on = (/** @type {string} */ type, /** @type {(e: MessageEvent) => void} */ fn) =>
         stream.addEventListener(type, (e) => { if (this.stream === stream) fn(/** @type {MessageEvent} */ (e)); });
-      on('open', () => { this.reconnects = 0; });
+      // The backoff restarts once the stream delivers (not on open: a server may accept and drop).
       on('reset', (e) => this.onReset(e));
       on('patch', (e) => this.onPatch(e));
-      on('subscription', (e) => { this.subscription = JSON.parse(e.data).subscription || this.subscription; });
+      on('subscription', (e) => {
+        try { this.subscription = JSON.parse(e.data).subscription || this.subscription; } catch (err) { return; }
+        this.reconnects = 0;
+        if (params.has('since')) this.resumeLoad(); // a resumed stream may send nothing more
+      });
       on('deleted', () => this.onDeleted());
       on('error', () => this.onStreamError());
     }
@@ -798,6 +815,7 @@
      */
     restartStream(resume) {
       this.disconnect();
+      if (this.pendingMore) this.moreFailed(new Error('stream restarted'));
       this.connect(resume);
     }
 
@@ -824,8 +842,8 @@
       try { data = JSON.parse(e.data); } catch (err) { this.restartStream(false); return; }
       this.subscription = data.subscription || null;
       this.stale = false;
-      this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''));
-      if (this.loading && this.awaitingReset && !this.pendingMore) this.tryLoad();
+      this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''), true);
+      this.resumeLoad();
     }
 
     /**
@@ -844,13 +862,21 @@
     }
 
     /**
-     * Takes a new view document at `version` and brings the DOM in line.
+     * Takes a new view document at `version` and brings the DOM in line. Its `until` is taken
+     * from a reset, or when a patch changed it (a server without `until` leaves the page's).
      * @param {ViewDoc} doc
      * @param {string} version
+     * @param {boolean} [isReset]
      */
-    update(doc, version) {
+    update(doc, version, isReset = false) {
       this.reconnects = 0;
+      const previous = this.doc;
       this.doc = doc;
+      if (typeof doc.until === 'string' && (isReset || doc.until !== previous.until)) {
+        this.cursor = doc.until;
+        this.table.dataset.cursor = doc.until;
+        this.windowByCount = false;
+      }
       if (version) { this.lastId = version; this.table.dataset.version = version; }
       let stats;
       try {

@@ -110,6 +110,22 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         }
     }
 
+    @Test func keysThatGrowTooLongAreRespacedOnce() {
+        // Insert right after "top", again and again: the new key halves the same gap each time.
+        var list = IndexedList(document: makeDocument([("a", ["top", "bottom"])]))
+        var rows = ["top", "bottom"]
+        var respaced = 0
+        for index in 0..<200 {
+            rows.insert("n\(index)", at: 1)
+            let next = list.updated(to: makeDocument([("a", rows)]), maxKeyLength: 12)
+            #expect(isStrictlyIncreasing(next.orderKeys))
+            #expect(next.orderKeys.allSatisfy { $0.rawValue.utf8.count <= 12 })
+            if next.orderKey(ofRow: "top") != list.orderKey(ofRow: "top") { respaced += 1 }
+            list = next
+        }
+        #expect(respaced >= 1)
+    }
+
     @Test func storedKeysAreCheckedAgainstTheirDocument() throws {
         let doc = makeDocument([("a", ["1", "2"])])
         let keys = OrderKey.spaced(count: 2)
@@ -142,12 +158,14 @@ func rowsThatCrossedNone(from old: ListDocument, to new: ListDocument) -> Set<St
 }
 
 /// `doc` after `edits` random inserts, deletes, row moves (within and across sections),
-/// section moves and new empty sections.
-func randomlyEdited(_ doc: ListDocument, edits: Int, using rng: inout SplitMix64) -> ListDocument {
+/// and unless `sectionEdits` is false, section moves and new empty sections; `moves: false`
+/// leaves only row inserts and deletes.
+func randomlyEdited(_ doc: ListDocument, edits: Int, sectionEdits: Bool = true, moves: Bool = true,
+                    using rng: inout SplitMix64) -> ListDocument {
     var doc = doc
     for _ in 0..<edits {
         let rowSections = doc.sections.indices.filter { !doc.sections[$0].rows.isEmpty }
-        switch Int.random(in: 0..<10, using: &rng) {
+        switch Int.random(in: 0..<(!moves ? 5 : sectionEdits ? 10 : 8), using: &rng) {
         case 0...2 where !doc.sections.isEmpty:
             let s = Int.random(in: doc.sections.indices, using: &rng)
             let r = Int.random(in: 0...doc.sections[s].rows.count, using: &rng)

@@ -99,6 +99,45 @@ import Testing
         #expect(lower.rawValue.utf8.count <= 2 + 600 / 5)
     }
 
+    @Test func theExtremesOfTheIntegerRangeFallBackToFractions() {
+        let largest = key("z" + String(repeating: "z", count: 26))
+        let after = OrderKey.between(largest, nil)
+        #expect(after.rawValue == largest.rawValue + "V" && after > largest && after.isWellFormed)
+        let smallest = "A" + String(repeating: "0", count: 26)
+        let low = key(smallest + "1")
+        let before = OrderKey.between(nil, low)
+        #expect(before < low && before.isWellFormed && before.rawValue == smallest + "0V")
+        let next = key("A" + String(repeating: "0", count: 25) + "1")
+        let justBefore = OrderKey.between(nil, next)
+        #expect(justBefore < next && justBefore.isWellFormed && justBefore.rawValue == smallest + "V")
+        // Crossing from negative to positive heads.
+        #expect(OrderKey.between(key("Zz"), nil).rawValue == "a0")
+        #expect(OrderKey.between(key("Zz"), key("a0")).rawValue == "ZzV")
+    }
+
+    @Test func betweenAnyTwoWellFormedKeys() {
+        var rng = SplitMix64(seed: 1234)
+        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        func randomKey() -> OrderKey {
+            let heads = Array("XYZabc")
+            let head = heads.randomElement(using: &rng)!
+            let length = head.isUppercase ? Int(Character("Z").asciiValue! - head.asciiValue!) + 1
+                                          : Int(head.asciiValue! - Character("a").asciiValue!) + 1
+            var text = String(head) + String((0..<length).map { _ in digits.randomElement(using: &rng)! })
+            for _ in 0..<Int.random(in: 0...3, using: &rng) { text.append(digits.randomElement(using: &rng)!) }
+            while text.count > length + 1 && text.last == "0" { text.removeLast() }
+            return key(text)
+        }
+        for _ in 0..<20_000 {
+            let a = randomKey(), b = randomKey()
+            guard a != b else { continue }
+            let (lower, upper) = a < b ? (a, b) : (b, a)
+            let middle = OrderKey.between(lower, upper)
+            #expect(lower < middle && middle < upper && middle.isWellFormed, "\(lower.rawValue) \(upper.rawValue)")
+            #expect(OrderKey.between(nil, lower) < lower && OrderKey.between(upper, nil) > upper)
+        }
+    }
+
     @Test func wellFormedness() {
         for good in ["a0", "a0V", "b00", "Zz", "zzzzzzzzzzzzzzzzzzzzzzzzzzz", "A00000000000000000000000001"] {
             #expect(key(good).isWellFormed, "\(good)")

@@ -67,6 +67,44 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
         #expect(describe(edited.page(after: cursor, limit: 5), in: edited) == ["b:b2,b3", "e3:"])
     }
 
+    @Test func emptySectionsBeforeADeletedCursorRowAreNotLostOrRepeated() {
+        // e1 and e2 came before b1; b1 is deleted after the page that ended with it.
+        let cursor = list.page(after: nil, limit: 3).next!
+        #expect(list.window(through: cursor).sections.map(\.key) == ["e0", "a", "e1", "e2", "b"])
+        let edited = list.updated(to: makeDocument([
+            ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
+        ]))
+        #expect(describe(edited.page(after: cursor, limit: 5), in: edited) == ["b:b2,b3", "e3:"])
+        #expect(edited.window(through: cursor).sections.map { $0.key + ":" + $0.rows.map(\.key).joined() }
+                == ["e0:", "a:a1a2", "e1:", "e2:"])
+        // A cursor without a section key cannot tell: the empty sections come again.
+        let bare = Cursor(orderKey: cursor.orderKey, rowKey: cursor.rowKey)
+        #expect(describe(edited.page(after: bare, limit: 5), in: edited) == ["e1:", "e2:", "b:b2,b3", "e3:"])
+        // The same at the very start of the list.
+        let start = IndexedList(document: makeDocument([("e", []), ("a", ["a1"]), ("b", ["b1"])]))
+        let first = start.page(after: nil, limit: 1)
+        #expect(describe(first, in: start) == ["e:", "a:a1"])
+        let gone = start.updated(to: makeDocument([("e", []), ("a", []), ("b", ["b1"])]))
+        // Section a was shown with a1: it is not shown again now that it is empty.
+        #expect(describe(gone.page(after: first.next, limit: 1), in: gone) == ["b:b1"])
+        #expect(gone.window(through: first.next!).sections.map(\.key) == ["e", "a"])
+    }
+
+    @Test func aSectionWhoseFirstRowWasTheDeletedCursorRowContinues() {
+        let first = list.page(after: nil, limit: 3)  // e0, a1, a2, e1, e2, b1
+        #expect(first.parts.last?.continuesSection == false)
+        let edited = list.updated(to: makeDocument([
+            ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
+        ]))
+        let next = edited.page(after: first.next, limit: 1)
+        #expect(describe(next, in: edited) == ["b:b2"])
+        #expect(next.parts[0].rows == 0..<1 && next.parts[0].continuesSection)
+        // Without deletions, continuing parts are those not starting at row 0.
+        let plain = list.page(after: list.cursor(atPosition: 2), limit: 1)
+        #expect(plain.parts.map(\.continuesSection) == [true])
+        #expect(list.page(after: nil, limit: 9).parts.allSatisfy { !$0.continuesSection })
+    }
+
     @Test func staticWalksCoverEverySectionAndRowOnceInOrder() {
         var rng = SplitMix64(seed: 3)
         for _ in 0..<300 {

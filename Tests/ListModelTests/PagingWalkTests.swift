@@ -35,6 +35,39 @@ import Testing
         }
     }
 
+    /// Empty sections that stay empty during a walk in which rows are inserted and deleted
+    /// are delivered exactly once, even when the rows around them (the cursor's too) go.
+    /// (Sections have no order keys: when rows move, an empty section's place among the
+    /// keys can jump past the cursor, so it may be skipped or repeated.)
+    @Test func emptySectionsThatStayPutAppearExactlyOnceWhileRowsChange() {
+        var rng = SplitMix64(seed: 77)
+        for round in 0..<300 {
+            let start = randomDocument(sections: 8, rowsPerSection: 3, using: &rng)
+            var list = IndexedList(document: start)
+            let limit = Int.random(in: 1...4, using: &rng)
+            var alwaysEmpty = Set(start.sections.filter { $0.rows.isEmpty }.map(\.key))
+            var seen: [String: Int] = [:]
+            var cursor: Cursor? = nil
+            var pages = 0
+            while true {
+                let page = list.page(after: cursor, limit: limit)
+                for part in page.parts where !part.continuesSection {
+                    seen[list.document.sections[part.sectionIndex].key, default: 0] += 1
+                }
+                pages += 1
+                guard let next = page.next, pages < 1_000 else { break }
+                cursor = next
+                let edited = randomlyEdited(list.document, edits: Int.random(in: 0...3, using: &rng),
+                                            sectionEdits: false, moves: false, using: &rng)
+                alwaysEmpty.subtract(edited.sections.filter { !$0.rows.isEmpty }.map(\.key))
+                list = list.updated(to: edited)
+            }
+            for key in alwaysEmpty {
+                #expect(seen[key] == 1, "round \(round): empty section \(key) shown \(seen[key] ?? 0) times")
+            }
+        }
+    }
+
     @Test func aWalkWithoutWritesSeesEveryRowOnce() {
         var rng = SplitMix64(seed: 8)
         let doc = randomDocument(sections: 8, rowsPerSection: 20, using: &rng)

@@ -53,6 +53,7 @@ class FixtureList:
         return FixtureList(list_id, title, sections)
 
     columns = 2
+    view_until = True
 
     def flat(self):
         return [(si, ri, s, r) for si, s in enumerate(self.sections) for ri, r in enumerate(s["rows"])]
@@ -171,8 +172,11 @@ class FixtureList:
                 "footer": self.footer_html(section) if last <= count else None,
                 "rows": [{"key": r["key"], "html": self.row_html(r)} for r in rows],
             })
-        return {"title": self.title, "head": self.head_html(), "sections": sections,
-                "status": None, "more": count < total}
+        doc = {"title": self.title, "head": self.head_html(), "sections": sections,
+               "status": None, "more": count < total}
+        if self.view_until:  # what the real server adds: the cursor that reopens the window
+            doc["until"] = self.cursor(count) if count else None
+        return doc
 
 
 def render_view_table(list_id, doc):
@@ -240,6 +244,7 @@ class FixtureServer:
         self.on_more = None  # callable(subscription, limit) on POST …/more; returns the status
         self.list_cursor_header = False  # send the proposed `List-Cursor` header on row pages
         self.static = {}  # "path" or "path?query" -> (status, body, content type, headers)
+        self.subscription_event = False  # open each stream with `event: subscription`, as list-server does
 
     # -- what tests use ----------------------------------------------------------------------
 
@@ -387,6 +392,9 @@ class FixtureServer:
         h.wfile.flush()
         with self.lock:
             self.streams.append(stream)
+            number = len(self.streams)
+        if self.subscription_event:
+            stream.send("subscription", {"subscription": f"fx{number}", "version": self.versions.get(query.get("list"), 0)})
         if self.on_stream:
             self.on_stream(stream)
         try:
@@ -532,8 +540,8 @@ def equal(actual, expected, what):
         raise AssertionError(f"{what}:\n  actual:   {actual!r}\n  expected: {expected!r}")
 
 
-def run(tests):
-    server = FixtureServer().start()
+def run(tests, server_factory=None):
+    server = (server_factory or FixtureServer)().start()
     browser = Browser()
     passed = failed = 0
     only = sys.argv[1:]

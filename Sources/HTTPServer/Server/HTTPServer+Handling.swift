@@ -19,7 +19,8 @@ extension HTTPServer {
                 if length > UInt64(configuration.maxBodyBytes) {
                     return answerTooLarge(connection: connection, state: state, method: method)
                 }
-                state.body.reserveCapacity(Int(length))
+                // Reserve a little, not what was declared: idle clients must not pin memory.
+                state.body.reserveCapacity(Int(min(length, 64 * 1024)))
             }
             return .YES
         }

@@ -49,10 +49,13 @@ struct PatchWriter {
         size += other.contentSize
     }
 
-    /// Removes every operation, keeping the storage for reuse.
-    mutating func removeAll() {
-        operations.removeAll(keepingCapacity: true)
-        size = 2
+    /// A point to roll back to: the number of operations and the size so far.
+    var mark: (count: Int, size: Int) { (operations.count, size) }
+
+    /// Removes the operations written since `mark`.
+    mutating func rollBack(to mark: (count: Int, size: Int)) {
+        operations.removeSubrange(mark.count...)
+        size = mark.size
     }
 
     /// The size of the operations without the enclosing brackets.

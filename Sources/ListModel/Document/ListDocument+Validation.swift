@@ -141,6 +141,12 @@ struct DocumentReader {
         }
         var result: [Section] = []
         result.reserveCapacity(elements.count)
+        // Size the row-key table once: growing it row by row rehashes it ~20 times.
+        var expectedRows = 0
+        for element in elements {
+            if case .object(let object) = element, case .array(let rows) = object["rows"] { expectedRows += rows.count }
+        }
+        rowPlaces.reserveCapacity(min(expectedRows, limits.maxRows))
         var seen: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
             let section = try within(index) { () throws(Failure) in try readSection(element, index: index) }

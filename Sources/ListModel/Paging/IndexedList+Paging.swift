@@ -19,12 +19,13 @@ extension IndexedList {
         var parts = parts(from: start, to: end)
         // When the cursor's row is gone, empty sections at its position that come before
         // its section were on the previous page.
-        if let key = cursor?.sectionKey, let cursorSection = sectionIndexes[key] {
-            let skip = parts.prefix {
-                $0.sectionIndex < cursorSection && $0.rows.isEmpty && sectionStarts[$0.sectionIndex] == start
-                    && document.sections[$0.sectionIndex].rows.isEmpty
-            }.count
-            parts.removeFirst(skip)
+        if let cursor {
+            let owned = emptySectionsBefore(cursor, at: start)
+            parts.removeFirst(parts.prefix { owned.contains($0.sectionIndex) }.count)
+            // The cursor's section was begun on the previous page, even if its row is gone.
+            if let first = parts.first, let key = cursor.sectionKey, document.sections[first.sectionIndex].key == key {
+                parts[0].continuesSection = true
+            }
         }
         return ListPage(parts: parts, next: next)
     }
@@ -40,7 +41,29 @@ extension IndexedList {
     /// The prefix of the list up to and including the position of `cursor` (by order key),
     /// with the sections it touches; same empty-section rule as pages.
     public func window(through cursor: Cursor) -> ListDocument {
-        windowDocument(end: firstPosition(after: cursor.orderKey))
+        let end = firstPosition(after: cursor.orderKey)
+        var window = windowDocument(end: end)
+        // As for pages: empty sections up to a deleted cursor row's section stay in the window.
+        let owned = emptySectionsBefore(cursor, at: end)
+        if end < rowCount, !owned.isEmpty {
+            window.sections += owned.map { document.sections[$0] }
+        }
+        return window
+    }
+
+    /// The empty sections at flattened `position` up to the section of the cursor's row
+    /// (included when it is now empty): when that row was deleted, they were delivered
+    /// with the rows up to it.
+    func emptySectionsBefore(_ cursor: Cursor, at position: Int) -> Range<Int> {
+        guard let key = cursor.sectionKey, let cursorSection = sectionIndexes[key] else { return 0..<0 }
+        // The empty sections at `position` follow the section holding the row before it.
+        let first = position > 0 ? location(ofPosition: position - 1).section + 1 : 0
+        var last = first
+        while last <= cursorSection, document.sections[last].rows.isEmpty,
+              sectionStarts[last] == position {
+            last += 1
+        }
+        return first..<last
     }
 
     /// The first `limit` rows (all when there are fewer), with the sections they touch.

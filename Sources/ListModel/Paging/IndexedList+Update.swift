@@ -6,7 +6,16 @@ extension IndexedList {
     /// increasing subsequence of their old positions — keep their keys. Every other row,
     /// new or moved, gets a key between its new neighbours; no kept row is renumbered.
     /// O(n log n) in the number of rows.
+    ///
+    /// Keys grow when rows are inserted again and again at one spot (about a character per
+    /// six inserts). Should a new key pass `Cursor.maxOrderKeyBytes` (some 6,000 inserts
+    /// at one spot), every row is given fresh spaced keys instead: the one case where rows
+    /// are renumbered, and a cursor issued before may then repeat or skip rows once.
     public func updated(to newDocument: ListDocument) -> IndexedList {
+        updated(to: newDocument, maxKeyLength: Cursor.maxOrderKeyBytes)
+    }
+
+    func updated(to newDocument: ListDocument, maxKeyLength: Int) -> IndexedList {
         if let appended = updatedInPlace(to: newDocument) { return appended }
         let count = newDocument.rowCount
         var keptNew: [Int] = []
@@ -49,7 +58,11 @@ extension IndexedList {
             while runEnd < count, keys[runEnd] == nil { runEnd += 1 }
             let lower = result.last
             let upper = runEnd < count ? keys[runEnd] : nil
-            result += OrderKey.keys(between: lower, upper, count: runEnd - runStart)
+            let fresh = OrderKey.keys(between: lower, upper, count: runEnd - runStart)
+            if fresh.contains(where: { $0.rawValue.utf8.count > maxKeyLength }) {
+                return IndexedList(document: newDocument)
+            }
+            result += fresh
             runStart = runEnd
         }
         return IndexedList(unchecked: newDocument, orderKeys: result)

@@ -15,7 +15,10 @@ extension OrderKey {
     /// short (logarithmic growth); inserting repeatedly at one spot grows them by about
     /// one character per six inserts. `lower` must sort before `upper`.
     public static func between(_ lower: OrderKey?, _ upper: OrderKey?) -> OrderKey {
-        OrderKey(digits: betweenDigits(lower.map(Digits.init), upper.map(Digits.init)))
+        if let lower, let upper {
+            assert(lower < upper, "OrderKey.between: \(lower.rawValue) does not sort before \(upper.rawValue)")
+        }
+        return OrderKey(digits: betweenDigits(lower.map(Digits.init), upper.map(Digits.init)))
     }
 
     /// `count` short keys, evenly spaced, all of one length: the keys of a fresh list.

@@ -56,12 +56,13 @@ private func addValue(_ value: JSONValue, at path: JSONPointer, in document: ino
     guard let token = path.lastToken else { document = value; return }
     let depth = path.tokens.count - 1
     try path.modifyParent(&document) { (container: inout JSONValue) throws(JSONPointerError) in
-        switch container {
-        case .object(var object):
-            container = .null
+        if var object = container.takeObject() {
             object[token] = value
             container = .object(object)
-        case .array(var elements):
+            return
+        }
+        if var elements = container.takeArray() {
+            defer { container = .array(elements) }
             let index: Int
             if token == "-" {
                 index = elements.count
@@ -75,12 +76,10 @@ private func addValue(_ value: JSONValue, at path: JSONPointer, in document: ino
                 }
                 index = parsed
             }
-            container = .null
             elements.insert(value, at: index)
-            container = .array(elements)
-        default:
-            throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
+            return
         }
+        throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
     }
 }
 
@@ -91,24 +90,19 @@ private func removeValue(at path: JSONPointer, in document: inout JSONValue) thr
     }
     let depth = path.tokens.count - 1
     return try path.modifyParent(&document) { (container: inout JSONValue) throws(JSONPointerError) -> JSONValue in
-        switch container {
-        case .object(var object):
+        if var object = container.takeObject() {
+            defer { container = .object(object) }
             guard let index = object.index(forKey: token) else {
                 throw path.notFound(depth, "member \(quoted(token)) not found")
             }
-            container = .null
-            let removed = object.remove(at: index).value
-            container = .object(object)
-            return removed
-        case .array(var elements):
-            let index = try path.existingIndex(token, count: elements.count, depth: depth)
-            container = .null
-            let removed = elements.remove(at: index)
-            container = .array(elements)
-            return removed
-        default:
-            throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
+            return object.remove(at: index).value
         }
+        if var elements = container.takeArray() {
+            defer { container = .array(elements) }
+            let index = try path.existingIndex(token, count: elements.count, depth: depth)
+            return elements.remove(at: index)
+        }
+        throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
     }
 }
 

@@ -41,22 +41,19 @@ extension JSONPointer {
     ) throws(JSONPointerError) -> R {
         if depth == stop { return try body(&value) }
         let token = tokens[depth]
-        switch value {
-        case .object(var object):
-            guard let index = object.index(forKey: token) else { throw notFound(depth, "member \(quoted(token)) not found") }
-            value = .null
+        if var object = value.takeObject() {
             defer { value = .object(object) }
+            guard let index = object.index(forKey: token) else { throw notFound(depth, "member \(quoted(token)) not found") }
             return try object.modifyValue(at: index) { (child: inout JSONValue) throws(JSONPointerError) -> R in
                 try modify(&child, depth: depth + 1, stop: stop, body)
             }
-        case .array(var elements):
-            let index = try existingIndex(token, count: elements.count, depth: depth)
-            value = .null
-            defer { value = .array(elements) }
-            return try modify(&elements[index], depth: depth + 1, stop: stop, body)
-        default:
-            throw notFound(depth, "\(prefixDescription(depth)) is \(article(value.typeName)), not an object or array")
         }
+        if var elements = value.takeArray() {
+            defer { value = .array(elements) }
+            let index = try existingIndex(token, count: elements.count, depth: depth)
+            return try modify(&elements[index], depth: depth + 1, stop: stop, body)
+        }
+        throw notFound(depth, "\(prefixDescription(depth)) is \(article(value.typeName)), not an object or array")
     }
 
     /// The index an array token names for reading, replacing or removing (`-` is not allowed).
