@@ -497,7 +497,7 @@ COLUMNS = [
 ]
 
 WORDS = ["alpha", "beta", "gamma", "delta", "Ærø", "naïve café", "<b>bold</b>", "a & b", "\"quoted\"",
-         "tab\there", "line\nbreak", "日本語", "emoji 🎉", "x" * 40]
+         "tab\there", "line\nbreak", "cr\rcrlf\r\n", "nul\u0000x", "sep\u2028\u2029", "bell\u0007\u007f", "日本語", "emoji 🎉", "x" * 40]
 
 
 class Generator:

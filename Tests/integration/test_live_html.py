@@ -307,6 +307,27 @@ def view_from_page(text):
     return version, view
 
 
+def nul_as_replacement(value):
+    """`value` with U+0000 turned into U+FFFD, as the HTML page shows it (a reported known bug)."""
+    return json.loads(json.dumps(value).replace("\\u0000", "\\ufffd"))
+
+
+def check_nul_text(server):
+    list_id = "live-nul"
+    server.put_list(list_id, {"title": "T\u0000x", "sections": [{"key": "a", "rows": [{"key": "r\u0000", "cells": {}}]}]})
+    _, _, body = server.request("GET", f"/lists/{list_id}", headers={"Accept": "text/html"})
+    _, page_view = view_from_page(body.decode())
+    fresh = LiveDoc(EventStream(server, f"/lists/{list_id}/events?view=html"))
+    fresh.wait_until(lambda view: True)
+    fresh.stream.close()
+    checks.known_bug(
+        "a title and row key holding U+0000 read the same from the page as in the view",
+        fresh.doc == page_view,
+        f"the page renders U+0000 as U+FFFD (caption {page_view['title']!r}, data-row "
+        f"{view_row_keys(page_view)!r}) but the view document keeps U+0000 ({fresh.doc['title']!r}, "
+        f"{view_row_keys(fresh.doc)!r}): the client's keys differ from the server's")
+
+
 def test_page_matches_view(server):
     """The client's boot path: the view built from the HTML page at version V equals a fresh
     subscription's view with `until=data-cursor`, and `since=V` patches bring it to the fresh view."""
@@ -323,6 +344,10 @@ def test_page_matches_view(server):
             write.if_match = None
             write.send(server)
             _, doc = server.get_list(LIST)
+        if "state" in doc and rng.random() < 0.7:  # keep most steps free of the known state bug
+            server.request("PATCH", f"/lists/{LIST}", [{"op": "remove", "path": "/state"}],
+                           content_type="application/json-patch+json")
+            _, doc = server.get_list(LIST)
         limit = rng.choice([1, 2, 3, 5, 8, 13, 50, 500])
         status, _, body = server.request("GET", f"/lists/{LIST}?limit={limit}", headers={"Accept": "text/html"})
         version, page_view = view_from_page(body.decode())
@@ -330,7 +355,7 @@ def test_page_matches_view(server):
         fresh = subscribe(server, query)
         fresh.wait_until(lambda view: True, timeout=10)
         fresh.stream.close()
-        if fresh.version != version or fresh.doc != page_view:
+        if fresh.version != version or nul_as_replacement(fresh.doc) != page_view:
             problem = f"step {step} limit {limit} v{version}: {first_difference(page_view, fresh.doc)}"
             (with_state if "state" in doc else mismatches).append(problem)
             continue
@@ -348,7 +373,7 @@ def test_page_matches_view(server):
             live.stream.close()
             again = fresh_view(server, {"until": page_view["until"]})
             resumed_with_patches += live.resets == 0
-            if live.errors or live.doc != again:
+            if live.errors or nul_as_replacement(live.doc) != nul_as_replacement(again):
                 resumes.append(f"step {step}: {live.errors[:1]} {first_difference(live.doc, again)}")
     checks.check("the view built from the HTML page equals a fresh subscription's with until=data-cursor",
                  not mismatches, "\n     ".join(mismatches[:5]))
@@ -360,6 +385,7 @@ def test_page_matches_view(server):
     checks.known_bug("with a list state (loading/error) the page's view also equals the stream's", not with_state,
                      f"{len(with_state)} mismatches, e.g. {with_state[:1]}; see the state-hides-sections test")
     check_state_boot(server)
+    check_nul_text(server)
 
 
 def check_state_boot(server):
