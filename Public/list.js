@@ -690,7 +690,7 @@
         if (!response.ok) throw new Error('HTTP ' + response.status);
         const body = await response.json().catch(() => null);
         if (body && typeof body.until === 'string') { this.cursor = body.until; this.windowByCount = false; }
-        else if (this.cursor === cursorBefore && this.pendingMore === pending) this.windowByCount = true; // until a patch says
+        else if (this.cursor === cursorBefore) this.windowByCount = true; // unless a patch's `until` came first
       } catch (error) {
         if (this.pendingMore === pending) this.moreFailed(error);
       }
@@ -789,11 +789,12 @@
       this.stream = stream;
       const on = (/** @type {string} */ type, /** @type {(e: MessageEvent) => void} */ fn) =>
         stream.addEventListener(type, (e) => { if (this.stream === stream) fn(/** @type {MessageEvent} */ (e)); });
-      on('open', () => { this.reconnects = 0; });
+      // The backoff restarts once the stream delivers (not on open: a server may accept and drop).
       on('reset', (e) => this.onReset(e));
       on('patch', (e) => this.onPatch(e));
       on('subscription', (e) => {
-        this.subscription = JSON.parse(e.data).subscription || this.subscription;
+        try { this.subscription = JSON.parse(e.data).subscription || this.subscription; } catch (err) { return; }
+        this.reconnects = 0;
         if (params.has('since')) this.resumeLoad(); // a resumed stream may send nothing more
       });
       on('deleted', () => this.onDeleted());

@@ -33,10 +33,12 @@ struct PageRoutesTests {
             let (keys, next, answer) = try page(target)
             seen += keys
             pages += 1
+            #expect(answer.header("List-Cursor") != nil, "every page names the cursor after its last row")
             guard let next else {
                 #expect(answer.header("Link") == nil)
                 break
             }
+            #expect(answer.header("List-Cursor") == next)
             #expect(answer.header("Link") == "</lists/p/rows?after=\(next)&limit=3>; rel=\"next\"")
             target = "/lists/p/rows?after=\(next)&limit=3"
         }

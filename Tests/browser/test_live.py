@@ -25,13 +25,16 @@ def row(key, name=None, n=0):
     return {"key": key, "html": FixtureList.row_html({"key": key, "name": name or f"Row {key}", "n": n})}
 
 
-def open_live(server, browser, fixture, limit=50, reduced=True, reset=True, config=None, version=5, sub="sub1"):
+def open_live(server, browser, fixture, limit=50, reduced=True, reset=True, config=None, version=5, sub="sub1",
+              wait_first=True):
     """Opens the page; the fixture answers each stream with a reset of the page's window."""
     server.add_list(fixture, version=version, limit=limit)
     doc = fixture.view_doc(min(limit, len(fixture.flat())))
     if reset:
         server.on_stream = lambda st: st.send("reset", {"version": version, "subscription": sub, "doc": doc}, version)
     browser.open(server.page_url(fixture.id), {**LIVE, **(config or {})}, reduced_motion=reduced)
+    if not wait_first:
+        return None, copy.deepcopy(doc)
     stream = server.wait_stream(0)
     if reset:
         wait_version(browser, version)
@@ -113,12 +116,12 @@ def test_animated_updates_end_in_the_same_dom(server, browser):
     stream, doc = open_live(server, browser, fixture, reduced=False)
     script = patch_script(fixture)
     stream.send("patch", script[0][0], 6)
-    browser.wait("return document.querySelector('tr.list-enter[data-row=\"n1\"]')", 2, "the insert animation")
-    browser.wait("return !!document.querySelector('tr[data-row=\"r1\"][style*=\"transform\"]')", 2, "rows below sliding (FLIP)")
+    browser.wait("return document.querySelector('tr.list-enter[data-row=\"n1\"]')", 5, "the insert animation")
+    browser.wait("return !!document.querySelector('tr[data-row=\"r1\"][style*=\"transform\"]')", 5, "rows below sliding (FLIP)")
     browser.settle()
     stream.send("patch", script[1][0], 7)  # replay
     stream.send("patch", script[2][0], 8)  # r4 leaves
-    browser.wait("return document.querySelector('tr.list-leave[aria-hidden=\"true\"]:not([data-row])')", 2, "the fading row")
+    browser.wait("return document.querySelector('tr.list-leave[aria-hidden=\"true\"]:not([data-row])')", 5, "the fading row")
     check(browser.js("return !document.querySelector('tr[data-row=\"r4\"]')"), "the leaving row has no key any more")
     expected = jsonpatch.apply_patch(doc, script[0][0] + script[2][0])
     browser.settle()
@@ -187,6 +190,19 @@ def test_reconnect_after_a_dropped_stream_resumes_from_the_last_id(server, brows
     same_as_fresh_render(browser, "live", expected, "after resuming")
     check(not second.ended.wait(0.3), "the resumed stream stays open")
     equal(len(server.streams), 2, "exactly one reconnect")
+
+
+def test_reconnects_back_off_while_the_server_refuses(server, browser):
+    fixture = small("backoff")
+    server.fail_next("/lists/backoff/events", 4, 503)
+    stream_config = {"reconnectBase": 60, "reconnectMax": 10000}
+    open_live(server, browser, fixture, reset=True, config=stream_config, wait_first=False)
+    server.wait_stream(0, timeout=8)  # the fifth try gets through
+    tries = [r["time"] for r in server.requests("GET", "/lists/backoff/events")]
+    equal(len(tries), 5, "four refusals, then the stream")
+    gaps = [b - a for a, b in zip(tries, tries[1:])]
+    check(all(later > earlier * 1.3 for earlier, later in zip(gaps, gaps[1:])), f"growing gaps: {gaps}")
+    check(0.04 < gaps[0] < 0.5, f"first retry after about 60 ms: {gaps[0]}")
 
 
 def test_escaped_payloads_stay_inert(server, browser):
@@ -289,7 +305,7 @@ def test_window_grown_by_the_stream_is_resumed_by_count_then_resubscribed(server
     stream, doc = open_live(server, browser, fixture)
     browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     browser.wait("return document.querySelectorAll('tr[data-row]').length === 100", 5, "rows through the stream")
-    browser.wait("return !ListClient.get(document.querySelector('table.list')).state.loading", 3, "idle")
+    browser.wait("return !ListClient.get(document.querySelector('table.list')).state.loading", 5, "idle")
     server.on_stream = None  # resumable: no reset, so no subscription id
     stream.drop()
     second = server.wait_stream(1)
@@ -362,7 +378,7 @@ def test_scroll_stays_anchored_when_rows_change_above(server, browser):
 def test_deleted_list_stops(server, browser):
     stream, doc = open_live(server, browser, FixtureList.generated("gone", [60]))
     stream.send("deleted", {}, 6)
-    browser.wait("return window.__events.some(e => e.type === 'list:deleted')", 3, "list:deleted")
+    browser.wait("return window.__events.some(e => e.type === 'list:deleted')", 5, "list:deleted")
     check(stream.ended.wait(2), "stream closed")
     check(browser.js("return !document.querySelector('tbody.pagination')"), "pagination removed")
     browser.js("return new Promise(r => setTimeout(r, 150))")
@@ -376,6 +392,7 @@ if __name__ == "__main__":
         test_collapsed_section_stays_collapsed_through_updates,
         test_patch_that_does_not_apply_asks_for_a_reset,
         test_reconnect_after_a_dropped_stream_resumes_from_the_last_id,
+        test_reconnects_back_off_while_the_server_refuses,
         test_escaped_payloads_stay_inert,
         test_odd_keys_reconcile_by_key,
         test_tail_loading_through_the_subscription,

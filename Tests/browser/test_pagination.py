@@ -83,7 +83,7 @@ def test_spinner_row_while_a_page_loads(server, browser):
     check(browser.js("return document.querySelector('tr.list-loading [role=status]').textContent.includes('Loading')"),
           "spinner announces loading")
     browser.shot("pagination-spinner")
-    browser.wait("return document.querySelectorAll('tr[data-row]').length >= 100", 3, "the second page")
+    browser.wait("return document.querySelectorAll('tr[data-row]').length >= 100", 5, "the second page")
     check(browser.js("return !document.querySelector('tr.list-loading')"), "spinner gone")
 
 
@@ -126,10 +126,10 @@ def test_scroll_position_stays_put_while_a_page_appends(server, browser):
     # Scroll so the pagination row is inside the prefetch margin but not on screen.
     browser.js("""const p = document.querySelector('tbody.pagination').getBoundingClientRect();
                   window.scrollTo(0, window.scrollY + p.top - innerHeight - 300)""")
-    browser.wait("return document.querySelector('tr.list-loading')", 2, "the prefetch")
+    browser.wait("return document.querySelector('tr.list-loading')", 5, "the prefetch")
     before = browser.js("""const r = [...document.querySelectorAll('tr[data-row]')].find(r => r.getBoundingClientRect().top >= 0);
                            return [scrollY, r.dataset.row, r.getBoundingClientRect().top]""")
-    browser.wait("return document.querySelectorAll('tr[data-row]').length >= 100", 3, "the second page")
+    browser.wait("return document.querySelectorAll('tr[data-row]').length >= 100", 5, "the second page")
     after = browser.js("return [scrollY, arguments[0], document.querySelector(`tr[data-row=\"${arguments[0]}\"]`).getBoundingClientRect().top]",
                        before[1])
     equal(after, before, "scroll offset and the first visible row's position")
@@ -140,7 +140,7 @@ def test_back_forward_cache_does_not_refetch_pages(server, browser):
     server.add_list(FixtureList.generated("other", [3]))
     browser.open(server.page_url("big"), FAST)
     scroll_until(browser, 150)
-    browser.wait("return !ListClient.get(document.querySelector('table.list')).state.loading", 3, "idle")
+    browser.wait("return !ListClient.get(document.querySelector('table.list')).state.loading", 5, "idle")
     fetched = [r["query"]["after"] for r in server.requests("GET", "/lists/big/rows")]
     browser.driver.get(server.page_url("other"))
     browser.driver.back()

@@ -110,6 +110,8 @@ def test_tail_loading_reaches_every_row_once(server, browser):
     equal(len(started), len(ended), "each start ended")
     check(len(started) >= 5, f"pages loaded: {len(started)}")
     equal(ended[0]["detail"], {"section": 0, "row": 50}, "the first new row of page 2")
+    equal(browser.js("return getComputedStyle(document.querySelector('.list-announcer')).position"), "absolute",
+          "list-client.css served from /assets/ and applied")
     browser.shot("real-end")
 
 
@@ -145,6 +147,23 @@ def test_collapsed_section_survives_a_write(server, browser):
                 getComputedStyle(b.querySelector('tr[data-row="x"]')).display]"""), ["Folded", "false", "none"], "still collapsed")
 
 
+def test_rows_added_above_keep_the_view_still(server, browser):
+    server.put_list("anchor", document([100, 100]))
+    browser.open(server.page_url("anchor") + "?limit=200", CONFIG)
+    browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 5, "the stream")
+    browser.js("document.querySelector('tr[data-row=\"r150\"]').scrollIntoView()")
+    top = "return document.querySelector('tr[data-row=\"r150\"]').getBoundingClientRect().top"
+    before = browser.js(top)
+    rows = [{"op": "add", "path": "/sections/0/rows/0", "value": {"key": f"n{i}", "cells": {"name": f"New {i}"}}} for i in range(3)]
+    _, etag = server.patch_list("anchor", rows + [{"op": "remove", "path": "/sections/1/rows/10"}])
+    wait_version(browser, version_of(etag))
+    browser.settle()
+    after = browser.js(top)
+    check(abs(after - before) < 1, f"r150 moved on screen from {before} to {after}")
+    equal(browser.js("return document.querySelector('.list-announcer').textContent.trim()"), "3 rows added, 1 row removed",
+          "announcement")
+
+
 def test_deleted_list(server, browser):
     server.put_list("gone", document([3]))
     browser.open(server.page_url("gone"), CONFIG)
@@ -162,5 +181,6 @@ if __name__ == "__main__":
         test_tail_loading_reaches_every_row_once,
         test_live_patch_matches_a_fresh_page,
         test_collapsed_section_survives_a_write,
+        test_rows_added_above_keep_the_view_still,
         test_deleted_list,
     ], RealServer)

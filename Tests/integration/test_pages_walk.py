@@ -239,9 +239,38 @@ def test_quiet_walks(server):
                  [s["key"] for s in doc["sections"]])
     checks.check("quiet HTML walk: a continued section has no header row", not continued_with_header,
                  f"{continued_with_header[:3]}")
+    check_list_cursor(server, doc)
     for bad in ["after=bogus", "after=", "limit=0", "limit=501", "limit=x"]:
         status, _, _ = server.request("GET", f"/lists/{LIST}/rows?{bad}", headers={"Accept": "application/json"})
         checks.equal(f"rows?{bad} is 400", status, 400)
+
+
+def check_list_cursor(server, doc):
+    """`List-Cursor` names the cursor after a page's last row: subscribing `until=` it gives a
+    window of exactly the rows loaded so far (docs/LIVE.md)."""
+    from livetest import EventStream, LiveDoc, view_row_keys
+
+    after, seen, problems = None, [], []
+    for number in range(ROWS):
+        path = f"/lists/{LIST}/rows?limit=450" + (f"&after={after}" if after else "")
+        status, headers, body = server.request("GET", path, headers={"Accept": "application/json"})
+        page = json.loads(body)
+        seen.extend(row["key"] for section in page["sections"] for row in section["rows"])
+        cursor = headers.get("list-cursor")
+        if cursor is None:
+            problems.append(f"page {number} has no List-Cursor")
+            break
+        live = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=html&until={cursor}"), strict_ids=False)
+        live.wait_until(lambda view: True)
+        live.stream.close()
+        if live.doc is None or view_row_keys(live.doc) != seen or live.doc["more"] != (page["next"] is not None):
+            problems.append(f"page {number}: until=List-Cursor window has {len(view_row_keys(live.doc or {'sections': []}))}"
+                            f" rows, {len(seen)} loaded")
+        after = page["next"]
+        if after is None:
+            break
+    checks.check("subscribing until=List-Cursor of each page gives exactly the rows loaded so far (last page too)",
+                 not problems and seen == row_keys(doc), f"{problems[:3]}")
 
 
 def test_walk_while_writing(server, walker, label, limit, per_page):

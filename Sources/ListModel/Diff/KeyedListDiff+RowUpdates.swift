@@ -55,7 +55,7 @@ extension KeyedListDiff {
                     {
                         rowChanges.append(
                             from: before.pointee, to: after.pointee, compareCells: compareCells,
-                            at: OperationPath.row(newSection, newRow - newStart), columns: columns, into: &writer)
+                            section: newSection, row: newRow - newStart, columns: columns, into: &writer)
                     }
                 }
             }

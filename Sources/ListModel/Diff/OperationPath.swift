@@ -19,6 +19,13 @@ struct OperationPath {
             size: 2 + "/sections//rows/".utf8.count + digits(section) + digits(row))
     }
 
+    /// `/sections/SECTION/rows/ROW/cells/KEY`.
+    static func cell(_ section: Int, _ row: Int, _ key: String) -> OperationPath {
+        OperationPath(
+            pointer: JSONPointer(tokens: ["sections", String(section), "rows", String(row), "cells", key]),
+            size: 2 + "/sections//rows//cells".utf8.count + digits(section) + digits(row) + tokenSize(key))
+    }
+
     /// `/NAME`, a member of the list.
     static func member(_ name: String) -> OperationPath { OperationPath(pointer: .root, size: 2).appending(name) }
 

@@ -2,68 +2,96 @@
 ///
 /// Changed cells get `replace`, `add` or `remove`, in column order (cells outside the
 /// columns last, by key), then `href` and `style`; the row is replaced whole when that is
-/// smaller. Its buffers are reused from row to row: thousands of updated rows must not cost
-/// thousands of allocations.
+/// smaller. Thousands of rows may change, so this avoids per-row allocations and hashing
+/// where it can: its buffer is reused, and cells are compared in lockstep when both rows'
+/// dictionaries have the same layout (a row edited in place), by lookups otherwise.
 struct RowChangeWriter {
     private var changes: [(order: Int, key: String, before: CellValue?, after: CellValue?)] = []
-    private var fine = PatchWriter()
 
-    /// Appends to `writer` the operations turning row `old` into `new` (same key) at `path`.
+    /// Appends to `writer` the operations turning row `old` into `new` (same key), now at
+    /// `row` of `section`.
     /// - Parameter compareCells: false when the caller knows the cells are equal.
     mutating func append(
-        from old: Row, to new: Row, compareCells: Bool, at path: OperationPath, columns: [Column],
+        from old: Row, to new: Row, compareCells: Bool, section: Int, row: Int, columns: [Column],
         into writer: inout PatchWriter
     ) {
-        fine.removeAll()
-        if compareCells { appendCellChanges(from: old.cells, to: new.cells, at: path, columns: columns) }
+        let mark = writer.mark
+        if compareCells {
+            findCellChanges(from: old.cells, to: new.cells, columns: columns)
+            for change in changes {
+                let path = OperationPath.cell(section, row, change.key)
+                switch (change.before, change.after) {
+                case (nil, let value?): writer.add(path, value.json, valueSize: CanonicalSize.cell(value))
+                case (_?, let value?): writer.replace(path, value.json, valueSize: CanonicalSize.cell(value))
+                default: writer.remove(path)
+                }
+            }
+        }
+        let path = OperationPath.row(section, row)
         if old.href != new.href {
             let hrefPath = path.appending("href")
             switch (old.href, new.href) {
-            case (nil, let href?): fine.add(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
-            case (_?, let href?): fine.replace(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
-            default: fine.remove(hrefPath)
+            case (nil, let href?): writer.add(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
+            case (_?, let href?): writer.replace(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
+            default: writer.remove(hrefPath)
             }
         }
         if old.style != new.style {
             let style = new.style.rawValue
-            fine.replace(path.appending("style"), .string(style), valueSize: CanonicalSize.string(style))
+            writer.replace(path.appending("style"), .string(style), valueSize: CanonicalSize.string(style))
         }
         // Weigh against one replace of the row: a cheap lower bound of its size first.
-        let rowLowerBound = CanonicalSize.rowLowerBound(new)
-        if fine.contentSize <= PatchWriter.valueOperationSize(op: "replace", path: path, valueSize: rowLowerBound)
-            || fine.contentSize <= PatchWriter.valueOperationSize(op: "replace", path: path, valueSize: CanonicalSize.row(new))
-        {
-            writer.append(contentsOf: fine)
-        } else {
-            writer.replace(path, new.json(columns: columns), valueSize: CanonicalSize.row(new))
+        let fineSize = writer.size - mark.size
+        if fineSize <= PatchWriter.valueOperationSize(op: "replace", path: path, valueSize: CanonicalSize.rowLowerBound(new)) {
+            return
+        }
+        let rowSize = CanonicalSize.row(new)
+        if fineSize > PatchWriter.valueOperationSize(op: "replace", path: path, valueSize: rowSize) + 1 {
+            writer.rollBack(to: mark)
+            writer.replace(path, new.json(columns: columns), valueSize: rowSize)
         }
     }
 
-    /// Each new cell looked up in the old row, then the old cells the new row lacks.
-    private mutating func appendCellChanges(
-        from old: [String: CellValue], to new: [String: CellValue], at path: OperationPath, columns: [Column]
+    /// Fills `changes` with the cells that differ, in column order.
+    private mutating func findCellChanges(
+        from old: [String: CellValue], to new: [String: CellValue], columns: [Column]
     ) {
         changes.removeAll(keepingCapacity: true)
-        var matched = 0
-        for (key, after) in new {
-            let before = old[key]
-            if before != nil { matched += 1 }
-            if before != after { changes.append((Self.order(of: key, in: columns), key, before, after)) }
-        }
-        if matched < old.count {
-            for (key, before) in old where new[key] == nil {
-                changes.append((Self.order(of: key, in: columns), key, before, nil))
+        if !findAlignedChanges(from: old, to: new, columns: columns) {
+            changes.removeAll(keepingCapacity: true)
+            var matched = 0
+            for (key, after) in new {
+                let before = old[key]
+                if before != nil { matched += 1 }
+                if before != after { changes.append((Self.order(of: key, in: columns), key, before, after)) }
+            }
+            if matched < old.count {
+                for (key, before) in old where new[key] == nil {
+                    changes.append((Self.order(of: key, in: columns), key, before, nil))
+                }
             }
         }
         if changes.count > 1 { changes.sort { ($0.order, $0.key) < ($1.order, $1.key) } }
-        for change in changes {
-            let cellPath = path.appending("cells", change.key)
-            switch (change.before, change.after) {
-            case (nil, let value?): fine.add(cellPath, value.json, valueSize: CanonicalSize.cell(value))
-            case (_?, let value?): fine.replace(cellPath, value.json, valueSize: CanonicalSize.cell(value))
-            default: fine.remove(cellPath)
-            }
+    }
+
+    /// Compares two dictionaries entry by entry in storage order, which works when they hold
+    /// the same keys in the same buckets (one is an edited copy of the other). Returns false,
+    /// having found nothing reliable, as soon as the keys do not line up.
+    private mutating func findAlignedChanges(
+        from old: [String: CellValue], to new: [String: CellValue], columns: [Column]
+    ) -> Bool {
+        guard old.count == new.count else { return false }
+        var oldIndex = old.startIndex
+        var newIndex = new.startIndex
+        while oldIndex != old.endIndex {
+            let (key, before) = old[oldIndex]
+            let (newKey, after) = new[newIndex]
+            guard utf8Equal(key, newKey) else { return false }
+            if before != after { changes.append((Self.order(of: key, in: columns), key, before, after)) }
+            old.formIndex(after: &oldIndex)
+            new.formIndex(after: &newIndex)
         }
+        return true
     }
 
     /// The position of the column `key` names, or past the end for a key no column has.

@@ -28,7 +28,9 @@ enum PageRoutes {
     }
 
     /// `GET /lists/{id}/rows`: JSON `{"sections", "next"}` or, for `Accept: text/html`, the
-    /// `<tbody>` fragments to append.
+    /// `<tbody>` fragments to append. `List-Cursor` names the cursor after the page's last row
+    /// (also on the last page, where `next` is null), so a client can subscribe with exactly
+    /// the rows it holds (`until=`).
     static func rows(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
         let query = try PageQuery(request)
@@ -53,6 +55,7 @@ enum PageRoutes {
             response = .json(body.serialized())
         }
         response.headers["ETag"] = etag
+        if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
         pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" })
         return response
     }
