@@ -2,9 +2,9 @@
 """Tail loading under concurrent writes (API.md section 4): walk every page of a list of a few
 thousand rows with `GET /lists/{id}/rows?after=…&limit=…` (JSON, then HTML following
 `Link: rel="next"`) while writer threads insert, delete and move rows and add and remove
-sections. Every row that stayed in
-place for the whole walk must appear exactly once, in list order; no row may appear twice
-unless it was moved. Without writers, the pages concatenated are the list.
+sections. Every row that stayed in place for the whole walk must appear exactly once, in list
+order; no row may appear twice unless it was moved. Without writers, the pages concatenated are
+the list, and `until=List-Cursor` subscriptions hold exactly the rows loaded.
 
     /usr/bin/python3 Tests/integration/test_pages_walk.py [SEED]
 """
