@@ -185,6 +185,26 @@ def test_windows(server):
     checks.check("the resumed html view equals a fresh subscription's", not problems, "; ".join(problems[:3]))
     drive(server, gen, 30, subscribers, "html drive after resume")
 
+    # Resume by row count (the client's way when it does not know its window's cursor).
+    counted = subscribers[2]
+    counted_version = counted.live.version
+    counted.live.stream.close()
+    drive(server, gen, 10, subscribers[:2], "html drive while a counted one is away")
+    rows_held = len(view_row_keys(counted.live.doc))
+    counted.live.stream = EventStream(server, f"/lists/{LIST}/events?view=html&limit={rows_held}",
+                                      headers={"Last-Event-ID": str(counted_version)})
+    start = len(counted.live.log)
+    version, doc = server.get_list(LIST)
+    counted.live.wait_version(version)
+    names = [e.name for e in counted.live.log[start:]]
+    problems = []
+    check_prefix(counted, doc, problems, "counted resume")
+    compare_fresh(server, [counted], problems, "counted resume")
+    checks.check("resume with limit=<rows held>&Last-Event-ID sends patches only and ends at the fresh view",
+                 not problems and "reset" not in names and not counted.live.errors,
+                 f"{names} {problems[:2]} {counted.live.errors[:2]}")
+    drive(server, gen, 20, subscribers, "html drive after the counted resume")
+
     # Grow a window with …/more until no rows remain.
     problems = []
     small = subscribers[1]
