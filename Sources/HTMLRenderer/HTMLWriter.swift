@@ -234,7 +234,7 @@ public struct HTMLWriter: ~Copyable {
 
     /// Writes the escape for the special byte at `source[index]` to `out` (room for 8 bytes);
     /// returns the input bytes consumed and the bytes written.
-    @inline(never)
+    @inline(__always)
     static func writeEscape(
         _ source: UnsafePointer<UInt8>, at index: Int, length: Int, to out: UnsafeMutablePointer<UInt8>
     ) -> (consumed: Int, written: Int) {

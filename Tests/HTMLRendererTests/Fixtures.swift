@@ -29,7 +29,7 @@ enum Fixtures {
             ]),
         ])
 
-    /// `count` rows in each of `sections` sections, one text column.
+    /// `rows` rows in each of `sections` sections, one text column; with `collapsible`, section 1 starts collapsed.
     static func numbered(sections: Int, rows: Int, collapsible: Bool = false) -> ListDocument {
         ListDocument(
             title: "Numbered",

@@ -36,6 +36,28 @@ import Testing
         #expect(checkedMoves > Self.cases * 3 / 4)
     }
 
+    /// Longer sections and scripts, so rows lie beyond the matcher's look-ahead and the
+    /// hashed second pass, long move chains and section reorders get exercised.
+    @Test func longerListsAndScripts() throws {
+        var keyed = 0
+        for seed in 100_000..<UInt64(100_300) {
+            var random = RandomListEdits(seed: seed)
+            let old = random.document(sections: Int.random(in: 1...6, using: &random.random), rowsPerSection: 10...40)
+            let new = random.edited(old, edits: Int.random(in: 20...80, using: &random.random))
+            let patch = JSONPatch(from: old, to: new)
+            #expect(try patch.apply(to: old.json) == new.json, "seed \(seed)")
+            #expect(patch.serialized().count <= new.json.serialized().count + 40, "seed \(seed)")
+            if patch.operations != [.replace(path: .root, value: new.json)] {
+                keyed += 1
+                let (sectionMoves, rowMoves) = Self.moveCounts(patch)
+                let minimum = MinimalMoves(old: old, new: new)
+                #expect(sectionMoves == minimum.sections, "seed \(seed)")
+                #expect(rowMoves == minimum.rows, "seed \(seed)")
+            }
+        }
+        #expect(keyed > 200)  // most are keyed patches (218 of 300 when written)
+    }
+
     @Test func sizeBookkeepingIsExact() {
         for seed in 0..<UInt64(500) {
             var random = RandomListEdits(seed: seed)

@@ -161,6 +161,21 @@ import Testing
         if case .add(let path, _) = operations.first { #expect(path.description == "/sections/0/rows/0/cells/a~1b~0c") }
     }
 
+    @Test func sectionWithAllRowsReplacedIsOneReplace() {
+        var new = Self.base
+        new.sections[0] = Self.section("a", ["x1", "x2", "x3"])
+        #expect(JSONPatch(from: Self.base, to: new).operations == [
+            .replace(path: "/sections/0", value: new.sections[0].json(columns: Self.columns)),
+        ])
+        // One new row in an empty section stays an add.
+        let emptied = Self.list([Self.section("a", []), Self.section("b", ["5", "6"]), Self.section("c", ["7"])])
+        var refilled = emptied
+        refilled.sections[0].rows = [Self.row("y")]
+        #expect(JSONPatch(from: emptied, to: refilled).operations == [
+            .add(path: "/sections/0/rows/0", value: Self.row("y").json(columns: Self.columns)),
+        ])
+    }
+
     @Test func everythingReplacedIsOneRootReplace() {
         let new = ListDocument(title: "Other", columns: Self.columns, sections: [Self.section("z", ["9"])])
         #expect(JSONPatch(from: Self.base, to: new).operations == [.replace(path: .root, value: new.json)])

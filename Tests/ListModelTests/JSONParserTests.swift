@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ListModel
 
@@ -138,5 +139,9 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
 
     @Test func parsesDataAndStrings() throws {
         #expect(try JSONValue(parsing: "[1]") == [1])
+        #expect(try JSONValue(parsing: Data(#"{"a":"é"}"#.utf8)) == ["a": "é"])
+        #expect(throws: JSONParseError(offset: 3, message: "unexpected end of input")) {
+            try JSONValue(parsing: Data("[1,".utf8).dropFirst(0))
+        }
     }
 }

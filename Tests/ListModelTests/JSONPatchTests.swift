@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ListModel
 
@@ -113,6 +114,12 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
             #expect(error?.kind == .malformed)
             #expect(error?.operationIndex == nil)
             #expect(error?.description == "invalid JSON: byte 2: unexpected end of input in object")
+        }
+
+        @Test func parsesData() throws {
+            let patch = try JSONPatch(parsing: Data(#"[{"op":"move","from":"/a","path":"/b"}]"#.utf8))
+            #expect(patch.operations == [.move(from: "/a", path: "/b")])
+            #expect(patch.operations[0].path == "/b")
         }
 
         @Test func acceptsNullValueAndEmptyPatch() throws {

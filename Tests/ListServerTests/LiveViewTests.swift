@@ -76,6 +76,21 @@ struct LiveViewTests {
         #expect(whole.until != nil)
     }
 
+    @Test func aListInALoadingOrErrorStateShowsItsStatusInsteadOfRows() throws {
+        var document = ListDocument(title: "T", sections: [Section(key: "a", header: "A", rows: [Row(key: "1"), Row(key: "2")])])
+        let content = snapshot(document, version: 1)
+        document.state = .error(message: "down")
+        let failing = snapshot(document, version: 2, after: content)
+        let window = LiveWindow(limit: 1, in: content.list)
+        let view = LiveView(snapshot: failing, window: window, renderer: renderer)
+        #expect(view.list.sections.isEmpty, "the page hides sections while a state is set")
+        #expect(!view.more)
+        #expect(view.status?.contains("down") == true)
+        let before = LiveView(snapshot: content, window: window, renderer: renderer)
+        #expect(try LiveView.patch(from: before, to: view).apply(to: before.json) == view.json)
+        #expect(try LiveView.patch(from: view, to: before).apply(to: view.json) == before.json, "and the rows come back")
+    }
+
     @Test func rowsAppendedAfterTheWindowStayOutUntilMore() throws {
         let document = ListDocument(title: "T", sections: [Section(key: "a", rows: [Row(key: "1")])])
         let old = snapshot(document, version: 1)

@@ -4,16 +4,19 @@
 One `view=json` subscriber does not read its socket (a small receive buffer set before
 connecting) while large writes flow; a normal subscriber reads along. Every write must succeed,
 the normal subscriber must get every patch in order, and the slow one, once it reads, must get
-a `reset` (or be disconnected, then resume) and end at the document `GET` returns.
+a `reset` (or be disconnected, then resume) and end at the document `GET` returns. A slow
+`view=html` subscriber whose window grows through `…/more` while it is behind must end at the
+view of a fresh subscription with the grown window.
 
     /usr/bin/python3 Tests/integration/test_live_slow.py [SEED]
 """
 
+import json
 import random
 import string
 import sys
 
-from livetest import Checks, EventStream, LiveDoc, Server, StreamClosed, main
+from livetest import Checks, EventStream, LiveDoc, Server, main, view_row_keys
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261125
 checks = Checks("test_live_slow")
@@ -36,6 +39,8 @@ def test_slow_subscriber(server):
     normal = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=json"))
     slow_stream = EventStream(server, f"/lists/{LIST}/events?view=json", rcvbuf=4096, start=False)
     slow = LiveDoc(slow_stream)
+    html_stream = EventStream(server, f"/lists/{LIST}/events?view=html&limit=12", rcvbuf=4096, start=False)
+    slow_html = LiveDoc(html_stream, strict_ids=False)
     checks.check("both streams open", normal.stream.status == 200 and slow_stream.status == 200)
     checks.check("the normal subscriber gets its reset", normal.wait_version(start_version), f"{normal.version}")
 
@@ -63,8 +68,15 @@ def test_slow_subscriber(server):
     checks.check("the normal subscriber's patches all applied", not normal.errors, "; ".join(normal.errors[:3]))
     checks.check("the normal subscriber's document equals GET", normal.doc == end_doc)
 
-    # The slow one starts reading now.
+    # The slow html one grows its window while it is behind: the rows must come with its reset.
+    html_subscription = html_stream.read_now().data["subscription"]
+    status, _, body = server.request("POST", f"/lists/{LIST}/subscriptions/{html_subscription}/more?limit=4")
+    checks.equal("more on a stalled html subscription is accepted", status, 202)
+    checks.equal("and answers the grown window", json.loads(body)["rows"] if status == 202 else None, 16)
+
+    # The slow ones start reading now.
     slow_stream.start()
+    html_stream.start()
     disconnected = False
     reached = slow.wait_version(end_version, timeout=60)
     if not reached and slow_stream.closed.is_set():
@@ -87,6 +99,20 @@ def test_slow_subscriber(server):
     checks.check("every event it got applied in order", not slow.errors, "; ".join(slow.errors[:3]))
     checks.check("the slow subscriber's document equals GET", slow.doc == end_doc)
 
+    # The more patch carries the same id as the last write's: wait for the grown window too.
+    reached = slow_html.wait_version(end_version, timeout=60) and slow_html.wait_until(
+        lambda view: len(view_row_keys(view)) == 16, timeout=10)
+    checks.check("the slow html subscriber reaches the last version", reached, f"at {slow_html.version}")
+    print(f"     slow html subscriber: {slow_html.patches} patches, {slow_html.resets} resets")
+    checks.check("the slow html subscriber's events all applied", not slow_html.errors, f"{slow_html.errors[:2]}")
+    fresh = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=html&until={slow_html.doc['until']}"))
+    fresh.wait_version(end_version)
+    checks.check("its view, window grown by more, equals a fresh subscription's", slow_html.doc == fresh.doc and
+                 len(view_row_keys(slow_html.doc)) == 16,
+                 f"{len(view_row_keys(slow_html.doc))} rows; events {[(e.name, e.id) for e in slow_html.log]}; "
+                 f"fresh has {len(view_row_keys(fresh.doc))} rows")
+    fresh.stream.close()
+
     # Both are live again: one more write reaches both.
     status, _, _ = server.request("PUT", f"/lists/{LIST}/rows/r0", {"cells": {"text": "small again"}})
     checks.equal("a write after the catch-up succeeds", status, 200)
@@ -98,6 +124,7 @@ def test_slow_subscriber(server):
     checks.check("and so does the normal one", normal.doc == doc)
     normal.stream.close()
     slow.stream.close()
+    html_stream.close()
 
 
 if __name__ == "__main__":

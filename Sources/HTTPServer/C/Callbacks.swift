@@ -73,10 +73,12 @@ func headerIteratorCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKi
 }
 
 /// libmicrohttpd's own messages (malformed requests, refused connections), one log line each.
-/// A client closing a stream or keep-alive connection is routine and not logged.
+/// A client closing a stream or keep-alive connection (so that a send fails) is routine and not logged.
 func mhdLogCallback(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
     guard let message else { return }
     let text = String(cString: message)
-    if text.contains("closed by remote peer") || text.contains("Connection reset") { return }
+    if text.hasPrefix("Failed to send") || text.contains("closed by remote peer") || text.contains("Connection reset") {
+        return
+    }
     Log.info("libmicrohttpd: \(text)")
 }

@@ -12,8 +12,10 @@
 ///    its section or across sections.
 /// 4. Lingering sections are removed; new rows of kept sections are added in ascending final
 ///    order, so each one's final index is its index at that moment.
-/// 5. Content: changed members of kept sections and kept rows, at their final positions, then
-///    the list's own members.
+/// 5. Content, at final positions: changed members of kept sections and kept rows, then the
+///    list's own members. A kept section whose rows are all new (none kept on either side) is
+///    replaced whole instead, when that is smaller than phases 1 and 4 removing and adding
+///    its rows (which they then skip).
 ///
 /// Phases 2 and 3 place items on a line of slots (``layOutSlots``) and count occupied slots
 /// with a Fenwick tree (``PresenceCounter``), so each move costs O(log n).
@@ -27,11 +29,16 @@ struct KeyedListDiff {
     private var survivorIndex: [Int] = []
     /// For each new section, its index after phase 2 (before lingering sections go).
     private var newSectionIndex: [Int] = []
+    /// For each new section, whether it is replaced whole in phase 5 instead of having its rows
+    /// removed and added (see ``sectionsReplacedWhole(old:new:match:)``).
+    let replacedWhole: [Bool]
 
     init(old: ListDocument, new: ListDocument) {
         self.old = old
         self.new = new
-        self.match = KeyedMatch(old: old, new: new)
+        let match = KeyedMatch(old: old, new: new)
+        self.match = match
+        self.replacedWhole = Self.sectionsReplacedWhole(old: old, new: new, match: match)
     }
 
     /// The operations, in order.
@@ -52,6 +59,7 @@ struct KeyedListDiff {
                 if !match.sectionLingers[oldSection] { writer.remove(OperationPath.section(oldSection)) }
                 continue
             }
+            if replacedWhole[match.oldSectionNew[oldSection]] { continue }
             let start = match.oldRowStart[oldSection]
             for oldRow in (start..<match.oldRowStart[oldSection + 1]).reversed() where match.oldRowNew[oldRow] < 0 {
                 writer.remove(OperationPath.row(oldSection, oldRow - start))
@@ -194,7 +202,8 @@ struct KeyedListDiff {
         for oldSection in old.sections.indices.reversed() where match.sectionLingers[oldSection] {
             writer.remove(OperationPath.section(survivorIndex[oldSection]))
         }
-        for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
+        for (newSection, oldSection) in match.newSectionOld.enumerated()
+        where oldSection >= 0 && !replacedWhole[newSection] {
             let start = match.newRowStart[newSection]
             for newRow in start..<match.newRowStart[newSection + 1] where !match.isKept(newRow: newRow) {
                 // The row's size is left out of `writer.size` (see `exactSize(of:)`).
@@ -209,7 +218,15 @@ struct KeyedListDiff {
 
     private mutating func updateContent() {
         for (newSection, oldSection) in match.newSectionOld.enumerated() where oldSection >= 0 {
-            writer.appendSectionChanges(from: old.sections[oldSection], to: new.sections[newSection], at: newSection)
+            if replacedWhole[newSection] {
+                // Its rows are all new: their sizes are left out, as for added rows.
+                let section = new.sections[newSection]
+                writer.replace(
+                    OperationPath.section(newSection), section.json(columns: new.columns),
+                    valueSize: CanonicalSize.section(section, rows: []) + max(section.rows.count - 1, 0))
+            } else {
+                writer.appendSectionChanges(from: old.sections[oldSection], to: new.sections[newSection], at: newSection)
+            }
         }
         updateRows()
         writer.appendListChanges(from: old, to: new)

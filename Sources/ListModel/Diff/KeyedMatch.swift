@@ -49,40 +49,9 @@ struct KeyedMatch {
         // Rows by key across the whole list.
         let oldRowStart = Self.starts(of: old.sections)
         let newRowStart = Self.starts(of: new.sections)
-        let oldCount = oldRowStart[old.sections.count]
         let newCount = newRowStart[new.sections.count]
-        var oldRowSection = [Int32](repeating: 0, count: oldCount)
-        var index = KeyIndex(capacity: oldCount)
-        var flat = 0
-        for sectionIndex in old.sections.indices {
-            let rows = old.sections[sectionIndex].rows
-            for row in rows.indices {
-                index.insert(hash: KeyIndex.hash(rows[row].key), position: Int32(flat))
-                oldRowSection[flat] = Int32(sectionIndex)
-                flat += 1
-            }
-        }
-        var oldRowNew = [Int32](repeating: -1, count: oldCount)
-        var newRowOld = [Int32](repeating: -1, count: newCount)
-        flat = 0
-        for section in new.sections.indices {
-            let rows = new.sections[section].rows
-            for row in rows.indices {
-                let key = rows[row].key
-                // A repeated key (an invalid document) matches once; later copies count as new.
-                let oldIndex = index.find(hash: KeyIndex.hash(key)) { candidate in
-                    let candidate = Int(candidate)
-                    guard oldRowNew[candidate] < 0 else { return false }
-                    let oldSection = Int(oldRowSection[candidate])
-                    return utf8Equal(old.sections[oldSection].rows[candidate - oldRowStart[oldSection]].key, key)
-                }
-                if oldIndex >= 0 {
-                    oldRowNew[Int(oldIndex)] = Int32(flat)
-                    newRowOld[flat] = oldIndex
-                }
-                flat += 1
-            }
-        }
+        let (oldRowSection, oldRowNew, newRowOld) = Self.matchRows(
+            old: old, new: new, oldRowStart: oldRowStart, newRowStart: newRowStart, newSectionOld: newSectionOld)
 
         // Row anchors: per kept section, the staying rows on a longest increasing run.
         var newRowIsAnchor = [Bool](repeating: false, count: newCount)

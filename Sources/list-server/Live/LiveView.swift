@@ -18,9 +18,12 @@ struct LiveView: Equatable {
 
     static let htmlColumn = Column(key: "html")
 
+    /// The view of `window` at `snapshot`. Like the page, a list in a loading or error state
+    /// shows its status in place of its sections, and no pagination.
     init(snapshot: ListSnapshot, window: LiveWindow, renderer: HTMLRenderer) {
         let document = snapshot.document
-        let windowDocument = window.document(of: snapshot.list)
+        let showsRows = document.state == nil
+        let windowDocument = showsRows ? window.document(of: snapshot.list) : ListDocument(title: document.title)
         var sections: [Section] = []
         sections.reserveCapacity(windowDocument.sections.count)
         for (index, section) in windowDocument.sections.enumerated() {
@@ -36,7 +39,7 @@ struct LiveView: Equatable {
         list = ListDocument(title: document.title, columns: [Self.htmlColumn], sections: sections)
         head = Self.text(renderer.headRow(document))
         status = renderer.statusBody(document).map(Self.text)
-        more = window.rowCount(in: snapshot.list) < snapshot.list.rowCount
+        more = showsRows && window.rowCount(in: snapshot.list) < snapshot.list.rowCount
         until = window.until
     }
 

@@ -1,16 +1,55 @@
+import Dispatch
 import HTTPServer
+import Synchronization
 
 /// `GET /healthz`: "ok" while the server can serve and its store takes writes; 503 otherwise.
+///
+/// The store is proven writable with a tiny write at most once a second (`HealthCheck`), so
+/// the endpoint cannot be used to hammer the store.
 enum HealthRoutes {
     static func register(on router: inout Router, context: ServerContext) {
+        let check = HealthCheck { try context.registry.checkStoreWritable() }
         router.get("/healthz") { _ in
-            do {
-                try context.registry.checkStoreWritable()
-            } catch {
-                Log.info("health check: the store cannot take writes: \(error)")
+            if let failure = check.failure() {
+                Log.info("health check: the store cannot take writes: \(failure)")
                 throw HTTPError(.serviceUnavailable, "The store cannot take writes; the cause is in the server's log.")
             }
             return .text("ok\n")
+        }
+    }
+}
+
+/// Runs a probe at most once per `interval` and remembers its outcome in between.
+final class HealthCheck: Sendable {
+    private struct Outcome {
+        var checkedAt: UInt64 = 0
+        var failure: String?
+        var checked = false
+    }
+
+    private let probe: @Sendable () throws -> Void
+    private let intervalNanoseconds: UInt64
+    private let outcome = Mutex(Outcome())
+
+    init(interval seconds: Double = 1, probe: @escaping @Sendable () throws -> Void) {
+        self.probe = probe
+        self.intervalNanoseconds = UInt64(seconds * 1e9)
+    }
+
+    /// The probe's failure, or nil when it passed; probes again once the interval has passed.
+    func failure() -> String? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return outcome.withLock { outcome in
+            if outcome.checked && now - outcome.checkedAt < intervalNanoseconds { return outcome.failure }
+            do {
+                try probe()
+                outcome.failure = nil
+            } catch {
+                outcome.failure = "\(error)"
+            }
+            outcome.checked = true
+            outcome.checkedAt = now
+            return outcome.failure
         }
     }
 }

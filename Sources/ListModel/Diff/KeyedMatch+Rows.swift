@@ -1,0 +1,78 @@
+// Matching rows by key across the whole list, in two passes.
+
+extension KeyedMatch {
+    /// For each old row its section, and the flat index of its match on either side (-1: none).
+    ///
+    /// Pass 1 follows the old order: most rows come right after the row matched before them,
+    /// so the new row's key is compared with the next few unmatched old rows (restarting at
+    /// the top of the old section at each kept section) and no hashing is needed. Pass 2 puts
+    /// only the old rows pass 1 left in a ``KeyIndex`` and looks up only the new rows it
+    /// left. Keys are unique, so a key match is the match whichever pass finds it; a repeated
+    /// key (an invalid document) matches at most once, later copies counting as new.
+    static func matchRows(
+        old: ListDocument, new: ListDocument, oldRowStart: [Int], newRowStart: [Int], newSectionOld: [Int]
+    ) -> (oldRowSection: [Int32], oldRowNew: [Int32], newRowOld: [Int32]) {
+        let oldCount = oldRowStart[old.sections.count]
+        let newCount = newRowStart[new.sections.count]
+        var oldRowSection = [Int32](repeating: 0, count: oldCount)
+        for section in old.sections.indices {
+            for row in oldRowStart[section]..<oldRowStart[section + 1] { oldRowSection[row] = Int32(section) }
+        }
+        var oldRowNew = [Int32](repeating: -1, count: oldCount)
+        var newRowOld = [Int32](repeating: -1, count: newCount)
+        func oldKey(_ row: Int) -> String {
+            let section = Int(oldRowSection[row])
+            return old.sections[section].rows[row - oldRowStart[section]].key
+        }
+
+        // Pass 1: the next few old rows after the last match.
+        let window = 8
+        var unmatchedNew = 0
+        var next = 0
+        for section in new.sections.indices {
+            if newSectionOld[section] >= 0 { next = oldRowStart[newSectionOld[section]] }
+            let rows = new.sections[section].rows
+            let start = newRowStart[section]
+            for row in rows.indices {
+                let key = rows[row].key
+                var candidate = next
+                while candidate < min(next + window, oldCount) {
+                    if oldRowNew[candidate] < 0 && utf8Equal(oldKey(candidate), key) { break }
+                    candidate += 1
+                }
+                if candidate < min(next + window, oldCount) {
+                    oldRowNew[candidate] = Int32(start + row)
+                    newRowOld[start + row] = Int32(candidate)
+                    next = candidate + 1
+                } else {
+                    unmatchedNew += 1
+                }
+            }
+        }
+        guard unmatchedNew > 0 else { return (oldRowSection, oldRowNew, newRowOld) }
+
+        // Pass 2: the rest by hash.
+        var unmatchedOld = 0
+        for row in oldRowNew.indices where oldRowNew[row] < 0 { unmatchedOld += 1 }
+        guard unmatchedOld > 0 else { return (oldRowSection, oldRowNew, newRowOld) }
+        var index = KeyIndex(capacity: oldCount)
+        for row in oldRowNew.indices where oldRowNew[row] < 0 {
+            index.insert(hash: KeyIndex.hash(oldKey(row)), position: Int32(row))
+        }
+        for section in new.sections.indices {
+            let rows = new.sections[section].rows
+            let start = newRowStart[section]
+            for row in rows.indices where newRowOld[start + row] < 0 {
+                let key = rows[row].key
+                let match = index.find(hash: KeyIndex.hash(key)) { candidate in
+                    oldRowNew[Int(candidate)] < 0 && utf8Equal(oldKey(Int(candidate)), key)
+                }
+                if match >= 0 {
+                    oldRowNew[Int(match)] = Int32(start + row)
+                    newRowOld[start + row] = match
+                }
+            }
+        }
+        return (oldRowSection, oldRowNew, newRowOld)
+    }
+}
