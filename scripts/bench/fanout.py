@@ -11,9 +11,12 @@ A `view=json` subscriber's reset is the whole document, so 10,000 of them run on
 (the size of one html window) and a few on the 10,000-row list to show the reset cost. Per write: delivered count, p50/p99/max of arrival (kernel receive
 timestamp of the event's last packet, from just before the write was sent) and of seen (when
 this client had parsed it), and when the write was answered. Also the server's VmRSS before
-and after connecting, and per subscriber. Target (DESIGN.md 3): all delivered, p99 < 250 ms.
+and after connecting, and per subscriber; how long connecting took; and teardown: the time from
+closing every subscriber and sending one more write until `/metrics` shows no open stream. Target (DESIGN.md 3): all delivered, p99 < 250 ms.
 """
 import argparse
+import socket
+import struct
 import time
 
 import benchlib
@@ -51,9 +54,41 @@ def run_view(args, spec):
                          + livebench.summary(result, len(subscribers)))
             time.sleep(args.pause)
         rss_end = server.rss_kib()
-        livebench.close_all(subscribers, selector)
-        return {"view": f"{view} {shape}", "n": len(subscribers), "results": results, "rss_before": rss_before,
+        teardown = measure_teardown(server, subscribers, selector, writer, (5 + 7 * args.writes) % min(50, sections * rows))
+        benchlib.log(f"   teardown: {len(subscribers)} subscribers closed, one more write, every stream released "
+                     f"after {teardown:.2f} s (open_streams in /metrics back to 0)")
+        return {"teardown": teardown, "view": f"{view} {shape}", "n": len(subscribers), "results": results, "rss_before": rss_before,
                 "rss_after": rss_after, "rss_end": rss_end, "per": per, "connect": connect_seconds}
+
+
+def open_streams(server):
+    conn = server.connection(timeout=60)
+    _, _, data = benchlib.request(conn, "GET", "/metrics")
+    conn.close()
+    for line in data.decode().splitlines():
+        if line.startswith("list_server_open_streams "):
+            return int(float(line.split()[1]))
+    raise RuntimeError("no list_server_open_streams in /metrics")
+
+
+def measure_teardown(server, subscribers, selector, writer, row):
+    """Closes every subscriber, sends one write (a suspended stream notices a gone peer only when
+    written to), and times until the server has released all streams. The sockets close with
+    a reset (SO_LINGER 0) so that the first write to each fails at once."""
+    linger = struct.pack("ii", 1, 0)
+    for subscriber in subscribers:
+        subscriber.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+    livebench.close_all(subscribers, selector)
+    started = time.perf_counter()
+    writer.send_replace(f"r{row}", row, "teardown")
+    writer.sock.setblocking(True)
+    while writer.receive() is None:
+        pass
+    while open_streams(server) > 0:
+        if time.perf_counter() - started > 300:
+            return float("inf")
+        time.sleep(0.05)
+    return time.perf_counter() - started
 
 
 def main():
@@ -84,7 +119,8 @@ def main():
             f"seen p99 {benchlib.ms(med([p(r['seen'], .99) for r in results]))}; "
             f"write answered {benchlib.ms(med([r['ack'] for r in results]))}; "
             f"VmRSS {run['rss_before'] / 1024:.0f} -> {run['rss_after'] / 1024:.0f} MiB "
-            f"({run['per'] / 1024:.1f} KiB/subscriber; {run['rss_end'] / 1024:.0f} MiB after the writes)")
+            f"({run['per'] / 1024:.1f} KiB/subscriber; {run['rss_end'] / 1024:.0f} MiB after the writes); "
+            f"connect {run['connect']:.1f} s, teardown {run['teardown']:.2f} s")
     benchlib.log(f"   end: {benchlib.uptime()}")
 
 
