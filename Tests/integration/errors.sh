@@ -58,6 +58,16 @@ put_json /lists/e "{\"title\": \"E\", \"state\": $nested}"
 rejected 400 "PUT with objects nested 100 deep"
 patch_json /lists/e "[{\"op\": \"add\", \"path\": \"/emptyText\", \"value\": $nested}]"
 rejected 400 "PATCH with a value nested 100 deep"
+printf '[{"op": "replace", "path": "/title", "value": "\xff"}]' >"$TEST_TMP/bad-utf8-patch"
+http PATCH /lists/e -H 'Content-Type: application/json-patch+json' --data-binary @"$TEST_TMP/bad-utf8-patch"
+rejected 400 "PATCH with invalid UTF-8"
+printf '[{"key": "n1", "cells": {"name": "\xe2\x82"}}]' >"$TEST_TMP/bad-utf8-rows"
+http POST /lists/e/sections/s/rows -H 'Content-Type: application/json' --data-binary @"$TEST_TMP/bad-utf8-rows"
+rejected 400 "POST rows with truncated UTF-8"
+patch_json /lists/e '[{"op": "add", "path": "/sections/0/rows/0/cells/pop", "value": 1e999}]'
+rejected 400 "PATCH with 1e999"
+put_json /lists/e/rows/r1 '{"cells": {"pop": -1e400}}'
+rejected 400 "PUT row with -1e400"
 http GET /healthz
 check "alive after hostile bodies" eq "$STATUS $BODY" "200 ok"
 
