@@ -1,8 +1,9 @@
 /// Collects the operations of a patch and keeps count of their serialized size.
 ///
-/// The size is exact for `JSONPatch.json.serialized()` (`{"op","path","value"}` and
-/// `{"op","from","path"}` members, no whitespace), so the diff can prefer a whole replace
-/// when the fine-grained operations would be larger.
+/// The size counts `JSONPatch.json.serialized()` byte for byte (`{"op","path","value"}` and
+/// `{"op","from","path"}` members, no whitespace) given each value's size, so the diff can
+/// prefer a whole replace when the fine-grained operations would be larger. The diff passes
+/// 0 for the values of new rows and adds them only when it must (`KeyedListDiff.exactSize`).
 struct PatchWriter {
     private(set) var operations: [JSONPatchOperation] = []
     /// The size of the operations written so far as a JSON array (`[` … `]`, commas included).
