@@ -153,3 +153,17 @@ struct ListRoutesTests {
         #expect(try client.put("/lists/a", json: #"{"title": "t", "sections": [{"key": "s", "rows": [{"key": "1"}, {"key": "2"}, {"key": "3"}]}]}"#).status == 422)
     }
 }
+
+@Suite("Lists deleted and created again")
+struct RecreatedListTests {
+    @Test func versionsContinueAfterADeletion() throws {
+        let client = RouterClient(context: try .inMemory())
+        try client.put("/lists/x", json: #"{"title": "Old"}"#)
+        try client.put("/lists/x", json: #"{"title": "Old"}"#)
+        #expect(try client.send(.delete, "/lists/x").status == 204)
+        let created = try client.put("/lists/x", json: #"{"title": "New"}"#)
+        #expect(created.status == 201)
+        #expect(created.header("ETag") == "\"4\"", "version 3 was the deletion; an old If-Match or Last-Event-ID cannot match the new list")
+        #expect(try client.put("/lists/x", json: #"{"title": "New"}"#, headers: ["If-Match": "\"2\""]).status == 412)
+    }
+}

@@ -19,6 +19,8 @@ final class ListRegistry: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// The version each deleted list was deleted at; a list created again continues from it.
+    private let tombstones = Mutex<[String: Int]>([:])
     private let store: ListStore
     private let maxLists: Int
     private let publish: @Sendable (ListChange) -> Void
@@ -36,6 +38,8 @@ final class ListRegistry: Sendable {
             loaded[stored.id] = entry
         }
         entries.withLock { $0 = loaded }
+        let deleted = try store.loadTombstones()
+        tombstones.withLock { $0 = deleted }
     }
 
     /// The current snapshot of a list, if it exists.
@@ -68,10 +72,12 @@ final class ListRegistry: Sendable {
                     }
                     let document = try edit(old?.document)
                     let list = old.map { $0.list.updated(to: document) } ?? IndexedList(document: document)
-                    let new = ListSnapshot(id: id, version: (old?.version ?? 0) + 1, list: list)
+                    let base = old?.version ?? tombstones.withLock { $0[id] } ?? 0
+                    let new = ListSnapshot(id: id, version: base + 1, list: list)
                     let patch = old.map { JSONPatch(from: $0.document, to: document) }
                         ?? JSONPatch(operations: [.replace(path: .root, value: document.json)])
                     try store.commit(StoredListCoding.write(from: old, to: new, patch: patch))
+                    if old == nil { tombstones.withLock { _ = $0.removeValue(forKey: id) } }
                     entry.current.withLock { $0 = new }
                     publish(ListChange(id: id, old: old, new: new, patch: patch))
                     return new
@@ -95,7 +101,8 @@ final class ListRegistry: Sendable {
                 if let ifMatch, ifMatch != old.version {
                     throw RegistryError.versionMismatch(expected: ifMatch, current: old.version)
                 }
-                try store.delete(id: id)
+                try store.delete(id: id, version: old.version + 1)
+                tombstones.withLock { $0[id] = old.version + 1 }
                 entry.current.withLock { $0 = nil }
                 retire(entry, id: id)
                 publish(ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])))

@@ -76,9 +76,15 @@ extension LiveHub {
             return [ServerSentEvent.reset(version: current.version, subscription: subscriber.id, document: current.document.json)]
         case .html:
             if let base {
-                let patch = LiveView.patch(
-                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer),
-                    to: LiveView(snapshot: current, window: subscriber.window, renderer: renderer))
+                let view = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+                var patch = LiveView.patch(
+                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer), to: view)
+                // The client may have named its window by row count (`limit=`): its `until` can
+                // differ from the window's, so the first patch always states it.
+                let until = JSONPointer(tokens: ["until"])
+                if !patch.operations.contains(where: { $0.path == until || $0.path == .root }) {
+                    patch.operations.append(.replace(path: until, value: view.until.map(JSONValue.string) ?? .null))
+                }
                 return [ServerSentEvent.patch(patch, version: current.version)]
             }
             return [resetEvent(for: subscriber, at: current)]
