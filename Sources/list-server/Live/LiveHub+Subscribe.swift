@@ -50,6 +50,7 @@ extension LiveHub {
                 stream.write(event)
             }
             channel.subscribers[id] = subscriber
+            channel.idleSince = nil
             state.channels[request.listID] = channel
             state.listOfSubscription[id] = request.listID
             state.subscriberCount += 1
@@ -101,13 +102,14 @@ extension LiveHub {
         return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: document)
     }
 
-    /// Removes a subscriber whose stream ended; the last one closes its channel.
+    /// Removes a subscriber whose stream ended; the channel stays a while for resumes.
     func detach(subscription id: String) {
         state.withLock { state in
             guard let listID = state.listOfSubscription[id], var channel = state.channels[listID],
                   let subscriber = channel.subscribers.removeValue(forKey: id) else { return }
             forget(subscriber, state: &state)
-            state.channels[listID] = channel.subscribers.isEmpty ? nil : channel
+            if channel.subscribers.isEmpty { channel.idleSince = monotonicNow() }
+            state.channels[listID] = channel
         }
     }
 }
