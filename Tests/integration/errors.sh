@@ -125,9 +125,14 @@ check "the HTML page with limit=0 is 400" is_problem 400
 post_json '/lists/e/sections/s/rows?before=r1&after=r2' '[{"key": "n"}]'
 rejected 400 "before and after together"
 
-for bad in '1' '"x"' '""' '"-1"'; do
+for bad in '1' 'W/' '"1' 'x"'; do
     patch_json /lists/e '[{"op": "replace", "path": "/title", "value": "X"}]' -H "If-Match: $bad"
-    rejected 400 "If-Match: $bad"
+    rejected 400 "If-Match: $bad (not an entity tag)"
+done
+# Well-formed entity tags that name no version we issue never match (RFC 9110 13.1.1): 412.
+for stale in '"x"' '""' '"-1"' '"01"' 'W/"1"'; do
+    patch_json /lists/e '[{"op": "replace", "path": "/title", "value": "X"}]' -H "If-Match: $stale"
+    rejected 412 "If-Match: $stale"
 done
 
 # --- 404: unknown lists, sections, rows, anchors ---

@@ -56,9 +56,9 @@ final class ListRegistry: Sendable {
 
     /// Applies one write. `edit` gets the current document (nil when the list does not exist
     /// and `mayCreate` is true) and returns the new one, or throws to refuse: then nothing changes.
-    /// - Parameter ifMatch: the version the client expects, from `If-Match`.
+    /// - Parameter precondition: the client's `If-Match` / `If-None-Match`.
     @discardableResult
-    func write(id: String, ifMatch: Int? = nil, mayCreate: Bool = false,
+    func write(id: String, precondition: WritePrecondition = .none, mayCreate: Bool = false,
                _ edit: (ListDocument?) throws -> ListDocument) throws -> ListSnapshot {
         while true {
             let entry = try slot(for: id, mayCreate: mayCreate)
@@ -67,8 +67,8 @@ final class ListRegistry: Sendable {
                 let old = entry.current.withLock { $0 }
                 do {
                     guard old != nil || mayCreate else { throw RegistryError.notFound(id: id) }
-                    if let ifMatch, ifMatch != old?.version {
-                        throw RegistryError.versionMismatch(expected: ifMatch, current: old?.version)
+                    if let failure = precondition.failure(version: old?.version) {
+                        throw RegistryError.preconditionFailed(failure)
                     }
                     let document = try edit(old?.document)
                     let list = old.map { $0.list.updated(to: document) } ?? IndexedList(document: document)
@@ -92,14 +92,14 @@ final class ListRegistry: Sendable {
 
     /// Deletes a list. Returns the last snapshot it had.
     @discardableResult
-    func delete(id: String, ifMatch: Int? = nil) throws -> ListSnapshot {
+    func delete(id: String, precondition: WritePrecondition = .none) throws -> ListSnapshot {
         while true {
             guard let entry = entries.withLock({ $0[id] }) else { throw RegistryError.notFound(id: id) }
             let result: ListSnapshot? = try entry.writer.withLock { _ in
                 if entry.removed.load(ordering: .acquiring) { return nil }
                 guard let old = entry.current.withLock({ $0 }) else { throw RegistryError.notFound(id: id) }
-                if let ifMatch, ifMatch != old.version {
-                    throw RegistryError.versionMismatch(expected: ifMatch, current: old.version)
+                if let failure = precondition.failure(version: old.version) {
+                    throw RegistryError.preconditionFailed(failure)
                 }
                 try store.delete(id: id, version: old.version + 1)
                 tombstones.withLock { $0[id] = old.version + 1 }
