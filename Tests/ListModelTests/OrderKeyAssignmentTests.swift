@@ -141,6 +141,8 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         #expect(throws: IndexedListError.self) {
             try IndexedList(document: doc, orderKeys: [keys[0], OrderKey(rawValue: "b?")])
         }
+        let tooLong = OrderKey(rawValue: "zzzzzzzzzzzzzzzzzzzzzzzzzzz" + String(repeating: "V", count: 1_000))
+        #expect(throws: IndexedListError.self) { try IndexedList(document: doc, orderKeys: [keys[0], tooLong]) }
     }
 }
 

@@ -63,7 +63,7 @@ def check_prefix(subscriber, doc, problems, step):
         problems.append(f"step {step}: {subscriber.name} rows {keys[:12]} are not a prefix of {all_keys[:12]}")
     elif view["more"] != (len(keys) < len(all_keys)):
         problems.append(f"step {step}: {subscriber.name} more={view['more']} with {len(keys)} of {len(all_keys)} rows")
-    if view["title"] != doc["title"]:
+    if view["title"] != doc["title"].replace("\u0000", "\ufffd"):  # the view reads as the page: NUL shows as U+FFFD
         problems.append(f"step {step}: {subscriber.name} title {view['title']!r}, list {doc['title']!r}")
 
 
@@ -87,6 +87,8 @@ def drive(server, gen, count, subscribers, label, more_every=0):
         if ok != write.expected_valid:
             answers.append(f"step {step}: {status} {write.answer[:160]!r} for {write!r}")
         accepted += ok
+        if step % 6 == 5:  # a list with a state shows no rows: keep such stretches short
+            remove_state(server, [])
         version, doc = server.get_list(LIST)
         for subscriber in subscribers:
             if not subscriber.live.wait_version(version, timeout=10):
@@ -121,6 +123,38 @@ def grow(server, subscriber, limit, problems, step):
         problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
                         f"(has {len(view_row_keys(live.doc))}, more={live.doc['more']})")
     return answer
+
+
+def check_counted_until(server):
+    """After a resume by row count, the view's `until` must reopen the window the stream follows."""
+    list_id = "live-counted"
+    server.put_list(list_id, {"title": "Counted", "sections": [
+        {"key": "a", "rows": [{"key": f"r{n}", "cells": {"text": f"row {n}"}} for n in range(10)]}]})
+    observer = EventStream(server, f"/lists/{list_id}/events?view=html")  # keeps recent versions
+    live = LiveDoc(EventStream(server, f"/lists/{list_id}/events?view=html&limit=5"), strict_ids=False)
+    live.wait_until(lambda view: True)
+    server.request("DELETE", f"/lists/{list_id}/rows/r4")
+    version, _ = server.get_list(list_id)
+    live.wait_version(version)
+    live.stream.close()
+    server.request("POST", f"/lists/{list_id}/sections/a/rows?after=r3", [{"key": "n", "cells": {"text": "new"}}])
+    now, _ = server.get_list(list_id)
+    live.stream = EventStream(server, f"/lists/{list_id}/events?view=html&limit={len(view_row_keys(live.doc))}",
+                              headers={"Last-Event-ID": str(version)})
+    live.wait_version(now)
+    live.pump(0.3)
+    fresh = LiveDoc(EventStream(server, f"/lists/{list_id}/events?view=html&until={live.doc['until']}"))
+    fresh.wait_until(lambda view: True)
+    for stream in (observer, live.stream, fresh.stream):
+        stream.close()
+    checks.known_bug(
+        "after a resume by row count, reopening with the view's until gives the same window",
+        live.doc == fresh.doc,
+        f"PUT 10 rows r0..r9; subscribe view=html&limit=5 (until = r4's cursor); DELETE r4 (the view keeps that "
+        f"until); disconnect at v{version}; POST row n after=r3; resume limit=4 + Last-Event-ID {version}: the "
+        f"patch is {[e.raw for e in live.log if e.name == 'patch'][-1:]} and the view still says until=<r4's "
+        f"cursor> with rows {view_row_keys(live.doc)}, but until=<that> opens {view_row_keys(fresh.doc)}: the "
+        f"resumed window ends at r3, and no /until replace tells the client")
 
 
 def remove_state(server, subscribers):
@@ -217,10 +251,17 @@ def test_windows(server):
     names = [e.name for e in counted.live.log[start:]]
     problems = []
     check_prefix(counted, doc, problems, "counted resume")
-    compare_fresh(server, [counted], problems, "counted resume")
-    checks.check("resume with limit=<rows held>&Last-Event-ID sends patches only and ends at the fresh view",
-                 not problems and "reset" not in names and not counted.live.errors,
-                 f"{names} {problems[:2]} {counted.live.errors[:2]}")
+    by_count = subscribe(server, f"limit={len(view_row_keys(counted.live.doc))}")
+    by_count.wait_until(lambda view: True)
+    by_count.stream.close()
+    without_until = lambda view: {key: value for key, value in (view or {}).items() if key != "until"}
+    checks.check("resume with limit=<rows held>&Last-Event-ID sends patches only, ending at the rows of a fresh "
+                 "subscription with as many rows",
+                 not problems and "reset" not in names and not counted.live.errors
+                 and without_until(counted.live.doc) == without_until(by_count.doc),
+                 f"{names} {problems[:2]} {counted.live.errors[:2]} "
+                 f"{first_difference(without_until(counted.live.doc), without_until(by_count.doc))}")
+    check_counted_until(server)
     counted.live.stream.close()
     # A count-based window can end before the cursor the client holds as `until` (when the row
     # there was deleted), so it is not driven further here.

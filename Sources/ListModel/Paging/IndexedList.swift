@@ -28,13 +28,13 @@ public struct IndexedList: Sendable {
     /// A list whose keys were stored earlier, e.g. read back from a database.
     ///
     /// - Throws: `IndexedListError` when the counts differ or the keys are not
-    ///   well-formed and strictly increasing.
+    ///   well-formed, at most `Cursor.maxOrderKeyBytes` long and strictly increasing.
     public init(document: ListDocument, orderKeys: [OrderKey]) throws(IndexedListError) {
         guard orderKeys.count == document.rowCount else {
             throw IndexedListError(message: "\(orderKeys.count) order keys for \(document.rowCount) rows")
         }
         for (index, key) in orderKeys.enumerated() {
-            guard key.isWellFormed else {
+            guard key.isWellFormed, key.rawValue.utf8.count <= Cursor.maxOrderKeyBytes else {
                 throw IndexedListError(message: "order key \(quotedKey(key.rawValue)) at position \(index) is malformed")
             }
             guard index == 0 || orderKeys[index - 1] < key else {
