@@ -67,6 +67,31 @@ struct LiveResumeTests {
         #expect(oldestKept.events.compactMap(\.id) == [6, 7, 8, 9])
     }
 
+    @Test func aClientOfADeletedListResumingIntoARecreatedOneGetsTheNewDocument() throws {
+        let (harness, _, keeper) = try prepared(writes: 2)
+        var edits = RandomListEdits(seed: 77)
+        let old = try #require(harness.registry.snapshot(id: "l"))
+        let window = LiveWindow.through(try #require(old.list.windowEnd(limit: 3)))
+        let oldView = try htmlBase(harness, at: old.version, window: window)
+        _ = try keeper.receive()
+        try harness.registry.delete(id: "l")
+        try harness.put("l", edits.document(sections: 2, rowsPerSection: 1...3))
+        for _ in 0..<2 { try harness.edit("l", &edits) }
+        let current = try #require(harness.registry.snapshot(id: "l"))
+        let json = harness.subscribe("l", view: .json, since: old.version, base: old.document.json)
+        let html = harness.subscribe("l", view: .html, window: .until(window.cursor!), since: old.version, base: oldView)
+        // KNOWN BUG: versions restart at 1 when a list is created again (the store requires it),
+        // so `since` names a version of the new list and the client keeps the old document.
+        withKnownIssue("versions restart at 1 after DELETE and re-create") {
+            for client in [json, html] {
+                try harness.pump(client)
+                #expect(client.version == current.version)
+                #expect(client.doc == (try harness.expectedDocument(for: client, at: current.version)),
+                        "\(client.view): the old list's version \(old.version) is not the new list's")
+            }
+        }
+    }
+
     @Test func htmlResumesFromRecentVersionsWithOnePatch() throws {
         let (harness, _, _) = try prepared(writes: 6, limits: LiveHub.Limits(recentVersions: 3))
         let start = try #require(harness.snapshot("l", at: 5)).list
