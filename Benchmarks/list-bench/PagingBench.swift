@@ -64,6 +64,12 @@ func runPagingBenchmarks() {
     for i in 0..<100 { appended.sections[sectionCount - 1].rows.append(Row(key: "tail\(i)")) }
     let append = timed(iterations: 5) { blackHole(list.updated(to: appended)) }
     print("  updated(to:) after one row's content changed:", replace.text, "| after 100 rows appended:", append.text)
+    var inserted = doc
+    inserted.sections[10].rows.insert(Row(key: "inserted"), at: 10)
+    var movedRow = doc
+    movedRow.sections[900].rows.append(movedRow.sections[20].rows.remove(at: 3))
+    print("  updated(to:) after one insert near the top:", timed(iterations: 5) { blackHole(list.updated(to: inserted)) }.text,
+          "| after one row moved:", timed(iterations: 5) { blackHole(list.updated(to: movedRow)) }.text)
 
     let json = doc.json
     let bytes = json.serialized().count

@@ -101,7 +101,7 @@ extension HTMLWriter {
     mutating func sectionBodies(_ doc: ListDocument, parts: [ListPage.Part], columns: ResolvedColumns) {
         for part in parts {
             let section = doc.sections[part.sectionIndex]
-            let continued = part.rows.lowerBound > 0
+            let continued = part.continuesSection
             raw("<tbody data-section=\"")
             escape(section.key)
             raw("\"")

@@ -23,6 +23,14 @@ public struct HTMLRenderer: Sendable {
         return copy
     }
 
+    /// `string` as a browser reads it back from this renderer's markup (a `data-row` key, the
+    /// caption): U+0000 becomes U+FFFD, everything else survives. A live view document that
+    /// carries keys or titles as plain strings should pass them through this.
+    public static func asParsed(_ string: String) -> String {
+        guard string.utf8.contains(0) else { return string }
+        return String(string.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : Character($0) })
+    }
+
     /// The `id` of a section's `<tbody>`, which a collapsible header's `aria-controls` names:
     /// `list-section-` followed by the key with `%`, ASCII whitespace and controls percent-encoded
     /// (ids may hold any other character, and the encoding keeps distinct keys distinct).

@@ -103,6 +103,14 @@ import Testing
         let error = string(renderer.table(doc))
         #expect(error.contains("<tbody class=\"status state-error\"><tr><td colspan=\"4\"><div role=\"alert\">Upstream &lt;down&gt;</div></td></tr></tbody>"))
         #expect(!error.contains("aria-busy"))
+        #expect(!error.contains("data-section"))
+    }
+
+    @Test func parsedFormReplacesOnlyNUL() {
+        #expect(HTMLRenderer.asParsed("a\u{0}b\r\n") == "a\u{FFFD}b\r\n")
+        #expect(HTMLRenderer.asParsed("plain") == "plain")
+        let row = string(renderer.row(Row(key: "k\u{0}"), in: ListDocument(title: "")))
+        #expect(row.hasPrefix("<tr data-row=\"\(HTMLRenderer.asParsed("k\u{0}"))\">"))
     }
 
     @Test func liveViewPiecesMatchThePage() throws {

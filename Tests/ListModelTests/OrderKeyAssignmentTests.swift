@@ -2,9 +2,12 @@ import Testing
 @testable import ListModel
 
 /// Row key → order key.
-func keyMap(_ list: IndexedList) -> [String: OrderKey] {
-    var map: [String: OrderKey] = [:]
-    for (key, position) in list.positions { map[key] = list.orderKeys[position] }
+func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow }
+
+/// Row key → position, through `position(ofRow:)`.
+func positions(_ list: IndexedList) -> [String: Int] {
+    var map: [String: Int] = [:]
+    for key in list.orderKeysByRow.keys { map[key] = list.position(ofRow: key) }
     return map
 }
 
@@ -14,7 +17,7 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
     @Test func aFreshListHasSpacedKeysAndAMapOfPositions() {
         let list = IndexedList(document: makeDocument([("a", ["1", "2"]), ("e", []), ("b", ["3"])]))
         #expect(list.orderKeys == OrderKey.spaced(count: 3))
-        #expect(list.positions == ["1": 0, "2": 1, "3": 2])
+        #expect(positions(list) == ["1": 0, "2": 1, "3": 2])
         #expect(list.location(ofPosition: 2) == (2, 0))
         #expect(list.location(ofPosition: 1) == (0, 1))
         #expect(list.sectionKey(atPosition: 2) == "b")
@@ -82,7 +85,7 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         let appended = old.updated(to: makeDocument([("a", ["1", "2"]), ("b", ["3", "y"]), ("c", ["z"]), ("d", [])]))
         #expect(Array(appended.orderKeys.prefix(3)) == old.orderKeys)
         #expect(isStrictlyIncreasing(appended.orderKeys))
-        #expect(appended.positions == ["1": 0, "2": 1, "3": 2, "y": 3, "z": 4])
+        #expect(positions(appended) == ["1": 0, "2": 1, "3": 2, "y": 3, "z": 4])
         #expect(appended.location(ofPosition: 4) == (2, 0))
         #expect(appended.sectionKey(atPosition: 3) == "b")
     }
@@ -97,13 +100,16 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
                 #expect(next.orderKeys.count == newDoc.rowCount)
                 #expect(isStrictlyIncreasing(next.orderKeys))
                 #expect(next.orderKeys.allSatisfy { $0.isWellFormed })
+                #expect(next.orderKeysByRow.count == newDoc.rowCount)
+                #expect(flattenedKeys(newDoc).enumerated().allSatisfy { next.position(ofRow: $1) == $0 })
+                #expect(flattenedKeys(newDoc).enumerated().allSatisfy { next.orderKey(ofRow: $1) == next.orderKeys[$0] })
                 let before = keyMap(list), after = keyMap(next)
                 for key in rowsThatCrossedNone(from: list.document, to: newDoc) {
                     #expect(after[key] == before[key])
                 }
                 // Never more re-keyed rows than the minimal number of moves.
                 let kept = flattenedKeys(newDoc).filter { before[$0] != nil }
-                let stay = longestIncreasingSubsequence(kept.map { list.positions[$0]! }).count
+                let stay = longestIncreasingSubsequence(kept.map { list.position(ofRow: $0)! }).count
                 #expect(kept.filter { after[$0] != before[$0] }.count == kept.count - stay)
                 list = next
             }
@@ -135,6 +141,8 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         #expect(throws: IndexedListError.self) {
             try IndexedList(document: doc, orderKeys: [keys[0], OrderKey(rawValue: "b?")])
         }
+        let tooLong = OrderKey(rawValue: "zzzzzzzzzzzzzzzzzzzzzzzzzzz" + String(repeating: "V", count: 1_000))
+        #expect(throws: IndexedListError.self) { try IndexedList(document: doc, orderKeys: [keys[0], tooLong]) }
     }
 }
 

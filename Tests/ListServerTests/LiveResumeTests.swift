@@ -80,15 +80,12 @@ struct LiveResumeTests {
         let current = try #require(harness.registry.snapshot(id: "l"))
         let json = harness.subscribe("l", view: .json, since: old.version, base: old.document.json)
         let html = harness.subscribe("l", view: .html, window: .until(window.cursor!), since: old.version, base: oldView)
-        // KNOWN BUG: versions restart at 1 when a list is created again (the store requires it),
-        // so `since` names a version of the new list and the client keeps the old document.
-        withKnownIssue("versions restart at 1 after DELETE and re-create") {
-            for client in [json, html] {
-                try harness.pump(client)
-                #expect(client.version == current.version)
-                #expect(client.doc == (try harness.expectedDocument(for: client, at: current.version)),
-                        "\(client.view): the old list's version \(old.version) is not the new list's")
-            }
+        for client in [json, html] {
+            try harness.pump(client)
+            #expect(client.version == current.version)
+            #expect(client.doc == (try harness.expectedDocument(for: client, at: current.version)),
+                    "\(client.view): the old list's version \(old.version) is not the new list's")
+            #expect(client.events.contains { $0.name == "reset" })
         }
     }
 

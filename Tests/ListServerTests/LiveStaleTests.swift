@@ -52,7 +52,7 @@ struct LiveStaleTests {
         harness.hub.sweepStaleSubscribers()
         slow.stream.terminated()
         #expect(counts(harness.hub) == (0, 0))
-        #expect(harness.hub.state.withLock { $0.channels.isEmpty })
+        #expect(harness.hub.state.withLock { $0.channels.values.allSatisfy { $0.subscribers.isEmpty } })
     }
 
     @Test func aStaleSubscriberOfADeletedListIsForgotten() throws {

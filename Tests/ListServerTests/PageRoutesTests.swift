@@ -81,3 +81,21 @@ struct PageRoutesTests {
         #expect(second.keys == ["r2", "r3"])
     }
 }
+
+@Suite("Pages when the cursor's row was the first of its section")
+struct ContinuedSectionTests {
+    @Test func theNextPageDoesNotRepeatTheSectionHeader() throws {
+        let client = RouterClient(context: try .inMemory())
+        try client.put("/lists/c", json: """
+            {"title": "C", "sections": [
+              {"key": "a", "header": "Alpha", "rows": [{"key": "a1"}]},
+              {"key": "b", "header": "Beta", "rows": [{"key": "b1"}, {"key": "b2"}, {"key": "b3"}]}]}
+            """)
+        let first = try JSONValue(parsing: Array(client.get("/lists/c/rows?limit=2").body.utf8))
+        let next = try #require(first["/next"]?.stringValue)
+        try client.send(.delete, "/lists/c/rows/b1")  // the cursor's row, the first of section b
+        let fragment = try client.get("/lists/c/rows?after=\(next)&limit=2", accept: "text/html").body
+        #expect(fragment.contains(#"data-row="b2""#))
+        #expect(!fragment.contains("Beta"), "section b began on the previous page: no second header")
+    }
+}

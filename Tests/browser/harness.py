@@ -420,6 +420,94 @@ class FixtureServer:
 
 
 # ------------------------------------------------------------------------------------------
+# The real list-server (end-to-end tests)
+
+
+def server_binary():
+    """LIST_SERVER_BIN, else the package's debug build; None when neither is executable."""
+    path = os.environ.get("LIST_SERVER_BIN") or str(ROOT / ".build" / "debug" / "list-server")
+    return path if os.access(path, os.X_OK) else None
+
+
+class RealListServer:
+    """The real binary on port 0 with an in-memory store; writes go through `curl` (subprocess).
+
+    `quiet=False` keeps the request log (one stderr line per request), read by a thread into
+    `log_lines()` so the pipe never fills.
+    """
+
+    def __init__(self, demo=True, quiet=True):
+        self.args = [server_binary(), "--port", "0", "--db", ":memory:", "--public", str(PUBLIC)]
+        self.args += ["--demo"] if demo else []
+        self.args += ["--quiet"] if quiet else []
+        self.lines, self.base = [], None
+        self.ready = threading.Event()
+
+    def start(self):
+        import re
+        import subprocess
+        self.process = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+        def read():
+            for line in self.process.stderr:
+                match = re.search(r"ready at (http://\S+?)/?$", line.strip())
+                if match and not self.base:
+                    self.base = match.group(1)
+                    self.ready.set()
+                with self_lock:
+                    self.lines.append(line.rstrip("\n"))
+            self.ready.set()
+
+        self_lock = self.lock = threading.Lock()
+        threading.Thread(target=read, daemon=True).start()
+        if not self.ready.wait(30) or not self.base:
+            raise RuntimeError("list-server did not start: " + " | ".join(self.lines[-5:]))
+        return self
+
+    def stop(self):
+        import signal
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(10)
+
+    def reset(self):
+        pass
+
+    def log_lines(self):
+        with self.lock:
+            return list(self.lines)
+
+    def url(self, path):
+        return self.base + path
+
+    def page_url(self, list_id):
+        return f"{self.base}/lists/{urllib.parse.quote(list_id)}"
+
+    def curl(self, method, path, body=None, ctype="application/json"):
+        """Runs `curl`; returns (status, headers with lower-case names, body text). Raises on 5xx."""
+        import subprocess
+        args = ["curl", "-sS", "-X", method, "-D", "-", "-H", "Accept: application/json", "--max-time", "10"]
+        data = None
+        if body is not None:
+            data = (body if isinstance(body, str) else json.dumps(body)).encode()
+            args += ["-H", f"Content-Type: {ctype}", "--data-binary", "@-"]
+        out = subprocess.run(args + [self.url(path)], input=data, capture_output=True, timeout=15, check=True).stdout
+        head, _, text = out.decode().partition("\r\n\r\n")
+        lines = head.split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        if status >= 500:
+            raise AssertionError(f"{method} {path}: {status} {text}")
+        return status, headers, text
+
+    def write(self, method, path, body=None, ctype="application/json"):
+        """A write that must succeed; returns the new version (from the ETag)."""
+        status, headers, text = self.curl(method, path, body, ctype)
+        if not 200 <= status < 300:
+            raise AssertionError(f"{method} {path}: {status} {text}")
+        return headers.get("etag", "").strip('"')
+
+
+# ------------------------------------------------------------------------------------------
 # The browser
 
 
@@ -427,6 +515,7 @@ HOOK = """
 window.ListClientConfig = %s;
 window.__events = [];
 window.__errors = [];
+performance.setResourceTimingBufferSize(100000);  // tests count requests from resource timing
 window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
 document.addEventListener('securitypolicyviolation', (e) => window.__errors.push('CSP: ' + e.violatedDirective));
 for (const name of ['list:paginationstarted', 'list:paginationended', 'list:paginationfailed',
@@ -459,13 +548,15 @@ return {
 
 
 class Browser:
-    def __init__(self, width=1000, height=700):
+    def __init__(self, width=1000, height=700, javascript=True):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         options = webdriver.ChromeOptions()
         for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     f"--window-size={width},{height}"):
             options.add_argument(arg)
+        if not javascript:  # the no-JS path: pages' scripts never run (WebDriver's own still do)
+            options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
         options.binary_location = "/usr/bin/chromium"
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.driver.set_script_timeout(10)

@@ -97,3 +97,46 @@ finish() {
     echo "$((CHECKS - FAILURES)) of $CHECKS checks passed"
     [ "$FAILURES" -eq 0 ]
 }
+
+# put_json, post_json PATH JSON [curl args...]: http with an application/json body.
+# patch_json PATH PATCH [curl args...]: http PATCH with an application/json-patch+json body.
+put_json() { local path=$1 json=$2; shift 2; http PUT "$path" -H 'Content-Type: application/json' --data-binary "$json" "$@"; }
+post_json() { local path=$1 json=$2; shift 2; http POST "$path" -H 'Content-Type: application/json' --data-binary "$json" "$@"; }
+patch_json() { local path=$1 json=$2; shift 2; http PATCH "$path" -H 'Content-Type: application/json-patch+json' --data-binary "$json" "$@"; }
+
+# json_at POINTER [JSON]: the value at an RFC 6901 pointer in JSON ($BODY by default) as compact
+# JSON ("missing" when there is none). json_at "" gives the whole value, re-serialised.
+json_at() {
+    /usr/bin/python3 -c '
+import json, sys
+try:
+    value = json.loads(sys.argv[2])
+except ValueError:
+    print("not JSON"); sys.exit(0)
+for token in sys.argv[1].split("/")[1:]:
+    token = token.replace("~1", "/").replace("~0", "~")
+    try:
+        value = value[int(token)] if isinstance(value, list) else value[token]
+    except (KeyError, IndexError, ValueError, TypeError):
+        print("missing"); sys.exit(0)
+print(json.dumps(value, separators=(",", ":"), ensure_ascii=False))' "$1" "${2-$BODY}"
+}
+
+# is_problem CODE: the last answer has status CODE and an RFC 9457 problem+json body naming it.
+is_problem() {
+    eq "$STATUS" "$1" && eq "$(header content-type)" "application/problem+json" \
+        && eq "$(json_at /status)" "$1" && eq "$(json_at /type)" '"about:blank"' \
+        && eval '[ "$(json_at /detail)" != missing ]'
+}
+
+# etag_now PATH: the ETag GET PATH answers with (Accept: application/json) without touching
+# STATUS, BODY or HEADERS; "none" when the answer has no ETag (e.g. 404).
+etag_now() {
+    local etag
+    etag=$(curl -s --path-as-is -o /dev/null -D - -H 'Accept: application/json' "$BASE_URL$1" \
+        | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+    echo "${etag:-none}"
+}
+
+# body_now PATH: the JSON body GET PATH answers with, without touching STATUS, BODY or HEADERS.
+body_now() { curl -s --path-as-is -H 'Accept: application/json' "$BASE_URL$1"; }

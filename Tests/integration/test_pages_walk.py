@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Tail loading under concurrent writes (API.md section 4): walk every page of a list of a few
 thousand rows with `GET /lists/{id}/rows?after=…&limit=…` (JSON, then HTML following
-`Link: rel="next"`) while writer threads insert, delete and move rows. Every row that stayed in
-place for the whole walk must appear exactly once, in list order; no row may appear twice
-unless it was moved. Without writers, the pages concatenated are the list.
+`Link: rel="next"`) while writer threads insert, delete and move rows and add and remove
+sections. Every row that stayed in place for the whole walk must appear exactly once, in list
+order; no row may appear twice unless it was moved. Without writers, the pages concatenated are
+the list, and `until=List-Cursor` subscriptions hold exactly the rows loaded.
 
     /usr/bin/python3 Tests/integration/test_pages_walk.py [SEED]
 """
@@ -39,8 +40,17 @@ def make_document(rng):
     return {"title": "Walk", "sections": sections}
 
 
+def original_number(key):
+    """The index of an original section from its key ("sec3 é" → 3), None for added sections."""
+    match = re.match(r"sec(\d+)", key)
+    return int(match.group(1)) if match else None
+
+
 class Writers:
-    """Threads that insert, delete and move rows until stopped (each bounded)."""
+    """Threads that insert, delete and move rows, and add and remove sections, until stopped
+    (each bounded)."""
+
+    instances = 0
 
     def __init__(self, server, rng, initial_doc):
         self.server = server
@@ -52,9 +62,11 @@ class Writers:
         self.writes = 0
         self.statuses = collections.Counter()
         self.stop = threading.Event()
+        Writers.instances += 1
+        self.tag = Writers.instances  # keeps the keys of each walk's added sections apart
         self.counter = 0
         self.threads = [threading.Thread(target=target, daemon=True)
-                        for target in (self.inserter, self.deleter, self.mover)]
+                        for target in (self.inserter, self.deleter, self.mover, self.sectioner)]
 
     def start(self):
         for thread in self.threads:
@@ -100,6 +112,37 @@ class Writers:
             self.record(status)
             time.sleep(0.01)
 
+    def sectioner(self):
+        """Adds sections (empty or with new rows) at random places and removes its own again,
+        guarded by a test op on the section key."""
+        rng = random.Random(self.rng.random())
+        created = []
+        for number in range(200):
+            if self.stop.is_set():
+                return
+            _, doc = self.server.get_list(LIST)
+            keys = [section["key"] for section in doc["sections"]]
+            if created and rng.random() < 0.4:
+                key = created.pop(rng.randrange(len(created)))
+                if key not in keys:
+                    continue
+                index = keys.index(key)
+                with self.lock:
+                    self.deleted.update(row["key"] for row in doc["sections"][index]["rows"])
+                patch = [{"op": "test", "path": f"/sections/{index}/key", "value": key},
+                         {"op": "remove", "path": f"/sections/{index}"}]
+            else:
+                key = f"added{self.tag}-{number}"
+                rows = [{"key": f"{key}-{n}", "cells": {"text": "in a new section"}} for n in range(rng.randrange(0, 3))]
+                with self.lock:
+                    self.inserted.update(row["key"] for row in rows)
+                created.append(key)
+                patch = [{"op": "add", "path": f"/sections/{rng.randrange(len(keys) + 1)}",
+                          "value": {"key": key, "header": f"Added {number}", "rows": rows}}]
+            status, _, _ = self.server.request("PATCH", f"/lists/{LIST}", patch, content_type="application/json-patch+json")
+            self.record(status)
+            time.sleep(0.02)
+
     def mover(self):
         """Moves one row at a time far from where it was (another section), guarded by a test op."""
         rng = random.Random(self.rng.random())
@@ -110,7 +153,15 @@ class Writers:
             positions = [(i, j) for i, section in enumerate(doc["sections"]) for j in range(len(section["rows"]))]
             i, j = rng.choice(positions)
             key = doc["sections"][i]["rows"][j]["key"]
-            targets = [k for k in range(len(doc["sections"])) if abs(k - i) >= 2 and k not in (5, 11)]
+            # Only original sections with rows, at least one full original section away: the
+            # row passes hundreds of others, so no other row's order changes.
+            numbers = [original_number(section["key"]) for section in doc["sections"]]
+            if numbers[i] is None:
+                continue
+            targets = [k for k, number in enumerate(numbers)
+                       if number is not None and number not in (5, 11) and abs(number - numbers[i]) >= 2
+                       and not (numbers[i] < 5 < number or number < 5 < numbers[i]) or
+                       (number is not None and number not in (5, 11) and abs(number - numbers[i]) >= 3)]
             k = rng.choice(targets)
             target_index = rng.randrange(len(doc["sections"][k]["rows"]) + 1)
             with self.lock:

@@ -3,9 +3,12 @@ extension IndexedList {
     ///
     /// Over the flattened rows of the whole list (so moves across sections and section
     /// reorders count as moves), the rows that stay in relative order — a longest
-    /// increasing subsequence of their old positions — keep their keys. Every other row,
-    /// new or moved, gets a key between its new neighbours; no kept row is renumbered.
-    /// O(n log n) in the number of rows.
+    /// increasing subsequence of their old keys — keep their keys. Every other row, new or
+    /// moved, gets a key between its new neighbours; no kept row is renumbered.
+    ///
+    /// The rows before the first change and after the last keep their keys outright, so a
+    /// local edit costs a walk over the row keys plus work for the changed stretch only;
+    /// the worst case is O(n log n).
     ///
     /// Keys grow when rows are inserted again and again at one spot (about a character per
     /// six inserts). Should a new key pass `Cursor.maxOrderKeyBytes` (some 6,000 inserts
@@ -16,90 +19,112 @@ extension IndexedList {
     }
 
     func updated(to newDocument: ListDocument, maxKeyLength: Int) -> IndexedList {
-        if let appended = updatedInPlace(to: newDocument) { return appended }
-        let count = newDocument.rowCount
-        var keptNew: [Int] = []
-        var keptOld: [Int] = []
-        keptNew.reserveCapacity(count)
-        keptOld.reserveCapacity(count)
-        var position = 0
-        for section in newDocument.sections {
-            for row in section.rows {
-                if let old = positions[row.key] {
-                    keptNew.append(position)
-                    keptOld.append(old)
-                }
-                position += 1
+        if let sameRows = updatedInPlace(to: newDocument) { return sameRows }
+        let newKeys = flattenedRowKeys(newDocument)
+        let oldCount = rowKeys.count
+        let newCount = newKeys.count
+        let common = min(oldCount, newCount)
+        var prefix = 0
+        while prefix < common, rowKeys[prefix] == newKeys[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < common - prefix, rowKeys[oldCount - 1 - suffix] == newKeys[newCount - 1 - suffix] { suffix += 1 }
+        let oldMiddle = prefix..<(oldCount - suffix)
+        let newMiddle = prefix..<(newCount - suffix)
+        if oldMiddle.isEmpty && newMiddle.isEmpty {
+            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: newKeys, orderKeysByRow: orderKeysByRow)
+        }
+        let lower = prefix > 0 ? orderKeys[prefix - 1] : nil
+        let upper = suffix > 0 ? orderKeys[oldCount - suffix] : nil
+
+        // Rows of the changed stretch that were there before, and the longest run of them
+        // still in order: those keep their keys.
+        var keptOffsets: [Int] = []
+        var keptKeys: [OrderKey] = []
+        for index in newMiddle {
+            guard let key = orderKeysByRow[newKeys[index]] else { continue }
+            if let lower, key <= lower { continue }  // only in a document with repeated keys
+            if let upper, key >= upper { continue }
+            keptOffsets.append(index - prefix)
+            keptKeys.append(key)
+        }
+        // The old position of each kept row, by merging the kept keys (sorted: they nearly
+        // are) with the old stretch's keys; old rows not met are gone from the map.
+        var map = orderKeysByRow
+        var byKey = Array(keptKeys.indices)
+        byKey.sort { keptKeys[$0] < keptKeys[$1] }
+        var oldPositions = [Int](repeating: -1, count: keptKeys.count)
+        var next = 0
+        for index in oldMiddle {
+            if next < byKey.count, keptKeys[byKey[next]] == orderKeys[index] {
+                oldPositions[byKey[next]] = index
+                next += 1
+            } else {
+                map.removeValue(forKey: rowKeys[index])
             }
         }
-
-        // Fast path: every old row kept, in order (edits of content only, or appends).
-        let stayed: [Int]
-        if zip(keptOld, keptOld.dropFirst()).allSatisfy({ $0 < $1 }) {
-            stayed = Array(keptOld.indices)
-        } else {
-            stayed = longestIncreasingSubsequence(keptOld)
-        }
-
-        var keys = [OrderKey?](repeating: nil, count: count)
-        for index in stayed { keys[keptNew[index]] = orderKeys[keptOld[index]] }
+        var middle = [OrderKey?](repeating: nil, count: newMiddle.count)
+        for index in longestIncreasingSubsequence(oldPositions) { middle[keptOffsets[index]] = keptKeys[index] }
 
         // Fill each run of rows without a key between the keys around it.
-        var result: [OrderKey] = []
-        result.reserveCapacity(count)
+        var middleKeys: [OrderKey] = []
+        middleKeys.reserveCapacity(middle.count)
         var runStart = 0
-        while runStart < count {
-            if let key = keys[runStart] {
-                result.append(key)
+        while runStart < middle.count {
+            if let key = middle[runStart] {
+                middleKeys.append(key)
                 runStart += 1
                 continue
             }
             var runEnd = runStart
-            while runEnd < count, keys[runEnd] == nil { runEnd += 1 }
-            let lower = result.last
-            let upper = runEnd < count ? keys[runEnd] : nil
-            let fresh = OrderKey.keys(between: lower, upper, count: runEnd - runStart)
+            while runEnd < middle.count, middle[runEnd] == nil { runEnd += 1 }
+            let before = middleKeys.last ?? lower
+            let after = runEnd < middle.count ? middle[runEnd] : upper
+            let fresh = OrderKey.keys(between: before, after, count: runEnd - runStart)
             if fresh.contains(where: { $0.rawValue.utf8.count > maxKeyLength }) {
                 return IndexedList(document: newDocument)
             }
-            result += fresh
+            middleKeys += fresh
             runStart = runEnd
         }
-        return IndexedList(unchecked: newDocument, orderKeys: result)
+
+        // Beyond the deleted rows, the map changes only for new and re-keyed rows.
+        let stayed = middle.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        if stayed < middle.count {
+            for offset in middle.indices where middle[offset] == nil { map[newKeys[prefix + offset]] = middleKeys[offset] }
+        }
+        var keys: [OrderKey] = []
+        keys.reserveCapacity(newCount)
+        keys += orderKeys[..<prefix]
+        keys += middleKeys
+        keys += orderKeys[(oldCount - suffix)...]
+        return IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newKeys, orderKeysByRow: map)
     }
 
     /// The cheap common case: every old row is still at its old position (content edits,
-    /// rows appended at the end). Reuses the keys and the position map; `nil` otherwise.
+    /// rows appended at the end). Compares without copying the row keys; `nil` otherwise.
     func updatedInPlace(to newDocument: ListDocument) -> IndexedList? {
-        let count = newDocument.rowCount
-        guard count >= rowCount else { return nil }
-        // Walk the old rows alongside the new ones, comparing keys.
-        let oldSections = document.sections
-        var oldSection = 0
-        var oldRow = 0
         var position = 0
         var appended: [String] = []
         for section in newDocument.sections {
             for row in section.rows {
-                if position < rowCount {
-                    while oldRow == oldSections[oldSection].rows.count {
-                        oldSection += 1
-                        oldRow = 0
-                    }
-                    guard oldSections[oldSection].rows[oldRow].key == row.key else { return nil }
-                    oldRow += 1
+                if position < rowKeys.count {
+                    guard rowKeys[position] == row.key else { return nil }
                 } else {
                     appended.append(row.key)
                 }
                 position += 1
             }
         }
-        if appended.isEmpty { return IndexedList(unchecked: newDocument, orderKeys: orderKeys, positions: positions) }
-        var newPositions = positions
-        for (offset, key) in appended.enumerated() {
-            guard newPositions.updateValue(rowCount + offset, forKey: key) == nil else { return nil }
+        guard position >= rowKeys.count else { return nil }
+        if appended.isEmpty {
+            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys, orderKeysByRow: orderKeysByRow)
         }
-        let keys = orderKeys + OrderKey.keys(between: orderKeys.last, nil, count: appended.count)
-        return IndexedList(unchecked: newDocument, orderKeys: keys, positions: newPositions)
+        let fresh = OrderKey.keys(between: orderKeys.last, nil, count: appended.count)
+        var map = orderKeysByRow
+        for (key, orderKey) in zip(appended, fresh) {
+            guard map.updateValue(orderKey, forKey: key) == nil else { return nil }  // a repeated key
+        }
+        return IndexedList(unchecked: newDocument, orderKeys: orderKeys + fresh, rowKeys: rowKeys + appended,
+                           orderKeysByRow: map)
     }
 }

@@ -10,8 +10,11 @@ public struct IndexedList: Sendable {
     public let document: ListDocument
     /// The order key of each row, by flattened position; strictly increasing.
     public let orderKeys: [OrderKey]
-    /// Row key → flattened position.
-    public let positions: [String: Int]
+    /// Row key → order key. A row's position is found from its order key by binary search,
+    /// so this map changes only for the rows an update re-keys, adds or removes.
+    public let orderKeysByRow: [String: OrderKey]
+    /// The key of each row, by flattened position.
+    let rowKeys: [String]
     /// The flattened position of each section's first row, then the row count.
     let sectionStarts: [Int]
     /// Section key → section index.
@@ -25,13 +28,13 @@ public struct IndexedList: Sendable {
     /// A list whose keys were stored earlier, e.g. read back from a database.
     ///
     /// - Throws: `IndexedListError` when the counts differ or the keys are not
-    ///   well-formed and strictly increasing.
+    ///   well-formed, at most `Cursor.maxOrderKeyBytes` long and strictly increasing.
     public init(document: ListDocument, orderKeys: [OrderKey]) throws(IndexedListError) {
         guard orderKeys.count == document.rowCount else {
             throw IndexedListError(message: "\(orderKeys.count) order keys for \(document.rowCount) rows")
         }
         for (index, key) in orderKeys.enumerated() {
-            guard key.isWellFormed else {
+            guard key.isWellFormed, key.rawValue.utf8.count <= Cursor.maxOrderKeyBytes else {
                 throw IndexedListError(message: "order key \(quotedKey(key.rawValue)) at position \(index) is malformed")
             }
             guard index == 0 || orderKeys[index - 1] < key else {
@@ -41,13 +44,21 @@ public struct IndexedList: Sendable {
         self.init(unchecked: document, orderKeys: orderKeys)
     }
 
-    /// A list from keys known to fit; `positions` is computed unless given.
-    init(unchecked document: ListDocument, orderKeys: [OrderKey], positions known: [String: Int]? = nil) {
+    /// A list from keys known to fit; the row-key arrays and map are computed unless given.
+    init(unchecked document: ListDocument, orderKeys: [OrderKey], rowKeys knownRowKeys: [String]? = nil,
+         orderKeysByRow knownMap: [String: OrderKey]? = nil) {
         self.document = document
         self.orderKeys = orderKeys
-        let computing = known == nil
-        var positions: [String: Int] = known ?? [:]
-        if computing { positions.reserveCapacity(orderKeys.count) }
+        let rowKeys = knownRowKeys ?? flattenedRowKeys(document)
+        self.rowKeys = rowKeys
+        if let knownMap {
+            orderKeysByRow = knownMap
+        } else {
+            var map: [String: OrderKey] = [:]
+            map.reserveCapacity(rowKeys.count)
+            for (key, orderKey) in zip(rowKeys, orderKeys) { map[key] = orderKey }
+            orderKeysByRow = map
+        }
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)
         var sectionIndexes: [String: Int] = [:]
@@ -56,17 +67,9 @@ public struct IndexedList: Sendable {
         for (index, section) in document.sections.enumerated() {
             sectionIndexes[section.key] = index
             starts.append(position)
-            if computing {
-                for row in section.rows {
-                    positions[row.key] = position
-                    position += 1
-                }
-            } else {
-                position += section.rows.count
-            }
+            position += section.rows.count
         }
         starts.append(position)
-        self.positions = positions
         self.sectionStarts = starts
         self.sectionIndexes = sectionIndexes
     }
@@ -74,11 +77,16 @@ public struct IndexedList: Sendable {
     /// The number of rows in all sections.
     public var rowCount: Int { orderKeys.count }
 
-    /// The flattened position of the row with this key, or `nil` when there is none.
-    public func position(ofRow key: String) -> Int? { positions[key] }
+    /// The flattened position of the row with this key, or `nil` when there is none:
+    /// a binary search for its order key.
+    public func position(ofRow key: String) -> Int? {
+        guard let orderKey = orderKeysByRow[key] else { return nil }
+        let position = firstPosition(notBefore: orderKey)
+        return position < rowCount && orderKeys[position] == orderKey ? position : nil
+    }
 
     /// The order key of the row with this key, or `nil` when there is none.
-    public func orderKey(ofRow key: String) -> OrderKey? { positions[key].map { orderKeys[$0] } }
+    public func orderKey(ofRow key: String) -> OrderKey? { orderKeysByRow[key] }
 
     /// The section index and row index of a flattened position (`0..<rowCount`).
     public func location(ofPosition position: Int) -> (section: Int, row: Int) {
@@ -106,9 +114,7 @@ public struct IndexedList: Sendable {
 
     /// The cursor just after the row at a flattened position.
     public func cursor(atPosition position: Int) -> Cursor {
-        let (section, row) = location(ofPosition: position)
-        return Cursor(orderKey: orderKeys[position], rowKey: document.sections[section].rows[row].key,
-                      sectionKey: document.sections[section].key)
+        Cursor(orderKey: orderKeys[position], rowKey: rowKeys[position], sectionKey: sectionKey(atPosition: position))
     }
 
     /// The position of the first row whose order key sorts after `key` (`rowCount` if none):
@@ -122,6 +128,27 @@ public struct IndexedList: Sendable {
         }
         return low
     }
+
+    /// The position of the first row whose order key is `key` or sorts after it.
+    func firstPosition(notBefore key: OrderKey) -> Int {
+        var low = 0
+        var high = orderKeys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if orderKeys[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
+
+/// The keys of all rows, section by section.
+func flattenedRowKeys(_ document: ListDocument) -> [String] {
+    var keys: [String] = []
+    keys.reserveCapacity(document.rowCount)
+    for section in document.sections {
+        for row in section.rows { keys.append(row.key) }
+    }
+    return keys
 }
 
 /// Order keys that do not fit their document.

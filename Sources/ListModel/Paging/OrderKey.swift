@@ -9,6 +9,20 @@ public struct OrderKey: Sendable, Hashable, Comparable {
     public init(rawValue: String) { self.rawValue = rawValue }
 
     public static func < (lhs: OrderKey, rhs: OrderKey) -> Bool {
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        // Over contiguous UTF-8 (a stack copy for small strings): several times faster than
+        // iterating the UTF-8 views, which binary searches and the LIS of updates feel.
+        var left = lhs.rawValue
+        var right = rhs.rawValue
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                let count = min(a.count, b.count)
+                var index = 0
+                while index < count {
+                    if a[index] != b[index] { return a[index] < b[index] }
+                    index += 1
+                }
+                return a.count < b.count
+            }
+        }
     }
 }

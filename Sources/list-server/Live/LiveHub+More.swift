@@ -26,11 +26,16 @@ extension LiveHub {
         }
     }
 
-    /// Resets stale subscribers that have drained and disconnects those stale for too long.
+    /// Resets stale subscribers that have drained, disconnects those stale for too long, and
+    /// drops channels that have had no subscriber for `idleChannelSeconds`.
     func sweepStaleSubscribers() {
         state.withLock { state in
-            guard state.staleCount > 0 else { return }
             let now = monotonicNow()
+            let idleLimit = UInt64(limits.idleChannelSeconds * 1e9)
+            for (id, channel) in state.channels {
+                if let idleSince = channel.idleSince, now - idleSince > idleLimit { state.channels[id] = nil }
+            }
+            guard state.staleCount > 0 else { return }
             for channel in state.channels.values {
                 for subscriber in channel.subscribers.values where subscriber.stale {
                     if subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes / 4 {

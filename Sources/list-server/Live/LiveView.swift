@@ -36,7 +36,7 @@ struct LiveView: Equatable {
                     Row(key: row.key, cells: ["html": .text(Self.text(renderer.row(row, in: document)))])
                 }))
         }
-        list = ListDocument(title: document.title, columns: [Self.htmlColumn], sections: sections)
+        list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
         head = Self.text(renderer.headRow(document))
         status = renderer.statusBody(document).map(Self.text)
         more = showsRows && window.rowCount(in: snapshot.list) < snapshot.list.rowCount
