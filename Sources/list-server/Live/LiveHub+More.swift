@@ -16,9 +16,9 @@ extension LiveHub {
                 throw HTTPError(.conflict, "Only view=html subscriptions have a window to extend.")
             }
             let current = channel.current
-            let before = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+            let before = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             subscriber.window = subscriber.window.extended(by: extra, in: current.list)
-            let after = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+            let after = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             if !subscriber.stale && subscriber.version == current.version {
                 subscriber.stream.write(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: current.version))
             }

@@ -33,6 +33,18 @@ final class LiveHub: Sendable {
         /// When the last subscriber left (monotonic nanoseconds); the channel is kept for
         /// `idleChannelSeconds` so that a lone client that reconnects can still resume.
         var idleSince: UInt64?
+        /// The view of each subscribed window at `current`, so a write renders each once.
+        var views: [LiveWindow: LiveView] = [:]
+        /// Rendered rows, reused across versions.
+        let rowMarkup = RowMarkupCache()
+
+        /// The view of `window` at `current`, from the cache when it is there.
+        mutating func currentView(_ window: LiveWindow, renderer: HTMLRenderer) -> LiveView {
+            if let view = views[window] { return view }
+            let view = LiveView(snapshot: current, window: window, renderer: renderer, rowMarkup: rowMarkup)
+            views[window] = view
+            return view
+        }
     }
 
     struct State {
