@@ -63,15 +63,12 @@ public final class ListStore: Sendable {
         }
     }
 
-    /// Commits one write in one transaction. Version 1 creates the list; a later version must
-    /// follow the stored one by exactly one.
+    /// Commits one write in one transaction. The version must follow the stored one by exactly
+    /// one: the list's, or for a list created again its tombstone's, or 0 for a new id.
     public func commit(_ write: StoreWrite) throws {
         try connection.withLock { db in
             try db.transaction {
-                let current = try db.statement("SELECT version FROM lists WHERE id = ?")
-                try current.bind(write.id)
-                let stored = try current.step() ? current.int(0) : 0
-                current.reset()
+                let stored = try Self.storedVersion(of: write.id, db)
                 guard stored == write.version - 1 else {
                     throw VersionConflict(id: write.id, stored: stored, attempted: write.version)
                 }
@@ -95,6 +92,9 @@ public final class ListStore: Sendable {
                     try upsertRow.bind(write.id, row.key, row.section, row.orderKey, row.body)
                     try upsertRow.run()
                 }
+                let clearTombstone = try db.statement("DELETE FROM tombstones WHERE id = ?")
+                try clearTombstone.bind(write.id)
+                try clearTombstone.run()
                 let logChange = try db.statement("INSERT INTO changes (list_id, version, patch) VALUES (?, ?, ?)")
                 try logChange.bind(write.id, write.version, write.patch)
                 try logChange.run()
@@ -105,11 +105,15 @@ public final class ListStore: Sendable {
         }
     }
 
-    /// Removes a list, its rows and its change log. Returns whether it existed.
+    /// Removes a list, its rows and its change log, remembering `version` (the deletion's own
+    /// version) so that a list created again under `id` starts after it. Returns whether it existed.
     @discardableResult
-    public func delete(id: String) throws -> Bool {
+    public func delete(id: String, version: Int) throws -> Bool {
         try connection.withLock { db in
             try db.transaction {
+                let tombstone = try db.statement("INSERT OR REPLACE INTO tombstones (id, version) VALUES (?, ?)")
+                try tombstone.bind(id, version)
+                try tombstone.run()
                 for sql in ["DELETE FROM rows WHERE list_id = ?", "DELETE FROM changes WHERE list_id = ?"] {
                     let statement = try db.statement(sql)
                     try statement.bind(id)
@@ -121,6 +125,28 @@ public final class ListStore: Sendable {
                 return sqlite3_changes(db.handle) > 0
             }
         }
+    }
+
+    /// The version a list was deleted at, by id, for every deleted id not created again.
+    public func loadTombstones() throws -> [String: Int] {
+        try connection.withLock { db in
+            var tombstones: [String: Int] = [:]
+            let query = try db.statement("SELECT id, version FROM tombstones")
+            while try query.step() { tombstones[query.text(0)] = query.int(1) }
+            query.reset()
+            return tombstones
+        }
+    }
+
+    /// The version a write must follow: the list's, else its tombstone's, else 0.
+    private static func storedVersion(of id: String, _ db: SQLiteConnection) throws -> Int {
+        for sql in ["SELECT version FROM lists WHERE id = ?", "SELECT version FROM tombstones WHERE id = ?"] {
+            let query = try db.statement(sql)
+            try query.bind(id)
+            defer { query.reset() }
+            if try query.step() { return query.int(0) }
+        }
+        return 0
     }
 
     /// The patches after `version` up to the newest, oldest first; `nil` when the log no longer

@@ -1,4 +1,6 @@
-/// The store's tables. Rows are stored one by one so a write touches only what it changed;
+/// The store's tables. `tombstones` keeps the version at which a list was deleted, so that a
+/// list created again under that id continues the numbering (a client resuming from an old
+/// version can never mistake the new list's patches for the old one's). Rows are stored one by one so a write touches only what it changed;
 /// `order_key` sorts rows in document order within a list (BINARY collation: byte order).
 enum Schema {
     static let version1 = """
@@ -23,6 +25,10 @@ enum Schema {
           PRIMARY KEY (list_id, version)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY, checked INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS tombstones (
+          id      TEXT PRIMARY KEY,
+          version INTEGER NOT NULL
+        ) WITHOUT ROWID;
         PRAGMA user_version = 1;
         """
 }

@@ -153,3 +153,66 @@ struct ListRoutesTests {
         #expect(try client.put("/lists/a", json: #"{"title": "t", "sections": [{"key": "s", "rows": [{"key": "1"}, {"key": "2"}, {"key": "3"}]}]}"#).status == 422)
     }
 }
+
+@Suite("Lists deleted and created again")
+struct RecreatedListTests {
+    @Test func versionsContinueAfterADeletion() throws {
+        let client = RouterClient(context: try .inMemory())
+        try client.put("/lists/x", json: #"{"title": "Old"}"#)
+        try client.put("/lists/x", json: #"{"title": "Old"}"#)
+        #expect(try client.send(.delete, "/lists/x").status == 204)
+        let created = try client.put("/lists/x", json: #"{"title": "New"}"#)
+        #expect(created.status == 201)
+        #expect(created.header("ETag") == "\"4\"", "version 3 was the deletion; an old If-Match or Last-Event-ID cannot match the new list")
+        #expect(try client.put("/lists/x", json: #"{"title": "New"}"#, headers: ["If-Match": "\"2\""]).status == 412)
+    }
+}
+
+@Suite("Conditional writes (RFC 9110 section 13)")
+struct ConditionalWriteTests {
+    let client: RouterClient
+
+    init() throws {
+        client = RouterClient(context: try .inMemory())
+        try client.put("/lists/c", json: #"{"title": "C"}"#)  // version 1
+    }
+
+    func put(_ id: String, _ headers: HTTPHeaders) throws -> Int {
+        try client.put("/lists/\(id)", json: #"{"title": "C"}"#, headers: headers).status
+    }
+
+    @Test func ifMatchSucceedsWhenAnyTagMatchesExactly() throws {
+        #expect(try put("c", ["If-Match": "\"5\", \"1\""]) == 200)
+        #expect(try put("c", ["If-Match": "\"02\""]) == 412, "tags compare as strings: \"02\" is not \"2\"")
+        #expect(try put("c", ["If-Match": "W/\"2\""]) == 412, "a weak tag never matches If-Match")
+        #expect(try put("c", ["If-Match": "\"2\""]) == 200)
+    }
+
+    @Test func ifMatchStarNeedsTheListToExist() throws {
+        #expect(try put("c", ["If-Match": "*"]) == 200)
+        #expect(try put("absent", ["If-Match": "*"]) == 412)
+        #expect(try client.get("/lists/absent").status == 404)
+    }
+
+    @Test func ifNoneMatchRefusesTheCurrentVersionOrAnyList() throws {
+        #expect(try put("c", ["If-None-Match": "\"1\""]) == 412)
+        #expect(try put("c", ["If-None-Match": "W/\"1\""]) == 412)
+        #expect(try put("c", ["If-None-Match": "\"9\""]) == 200)
+        #expect(try put("c", ["If-None-Match": "*"]) == 412)
+        #expect(try put("fresh", ["If-None-Match": "*"]) == 201)
+    }
+
+    @Test func malformedConditionsAre400() throws {
+        #expect(try put("c", ["If-Match": "1"]) == 400)
+        #expect(try put("c", ["If-None-Match": "\"1"]) == 400)
+        #expect(try client.get("/lists/c", accept: "application/json").header("ETag") == "\"1\"", "nothing changed")
+    }
+
+    @Test func only415OnPatchAdvertisesAcceptPatch() throws {
+        let put = try client.send(.put, "/lists/c", "{}", headers: ["Content-Type": "text/plain"])
+        #expect(put.status == 415)
+        #expect(put.header("Accept-Patch") == nil)
+        let patch = try client.send(.patch, "/lists/c", "[]", headers: ["Content-Type": "application/json"])
+        #expect(patch.header("Accept-Patch") == "application/json-patch+json")
+    }
+}

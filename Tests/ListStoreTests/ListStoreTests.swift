@@ -66,11 +66,26 @@ import Testing
     @Test func deleteRemovesEverything() throws {
         let store = try ListStore(path: ":memory:")
         try store.commit(write("a", 1, rows: [row("r1", "s", "a")]))
-        #expect(try store.delete(id: "a"))
-        #expect(try store.delete(id: "a") == false)
+        #expect(try store.delete(id: "a", version: 2))
+        #expect(try store.delete(id: "a", version: 2) == false)
         #expect(try store.loadAll().isEmpty)
         #expect(try store.changes(of: "a", after: 0) == nil)
-        try store.commit(write("a", 1))  // the id can be created again from version 1
+    }
+
+    @Test func aListCreatedAgainContinuesTheVersionsOfTheDeletedOne() throws {
+        let database = TemporaryDatabase()
+        do {
+            let store = try ListStore(path: database.path)
+            try store.commit(write("a", 1))
+            try store.commit(write("a", 2))
+            try store.delete(id: "a", version: 3)
+            #expect(throws: ListStore.VersionConflict.self, "not from 1 again") { try store.commit(write("a", 1)) }
+        }
+        let store = try ListStore(path: database.path)
+        #expect(try store.loadTombstones() == ["a": 3], "the tombstone survives a restart")
+        try store.commit(write("a", 4))
+        #expect(try store.loadTombstones().isEmpty)
+        #expect(try store.changes(of: "a", after: 2) == nil, "no resume across the deletion")
     }
 
     @Test func survivesReopeningTheFile() throws {

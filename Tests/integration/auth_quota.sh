@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# 401 for every write kind without the right bearer token (reads stay public), and 507 once
-# --max-lists is reached.
+# 401 for every write kind without the right bearer token (reads stay public); the limits:
+# 507 past --max-lists, 422 past --max-rows, 503 past --max-subscribers.
 source "$(dirname "$0")/lib.sh"
 start_server --token s3cret
 
@@ -77,6 +77,28 @@ check "replacing the one list is still fine" eq "$STATUS $(header etag)" '200 "2
 http DELETE /lists/one
 put_json /lists/two '{"title": "Two"}'
 check "after a delete there is room again" eq "$STATUS" 201
+stop_server
+
+# --- --max-rows (422) and --max-subscribers (503) ---
+start_server --max-rows 3 --max-subscribers 1
+put_json /lists/r '{"title": "R", "sections": [{"key": "s", "rows": [{"key": "r1"}, {"key": "r2"}, {"key": "r3"}, {"key": "r4"}]}]}'
+check "PUT over --max-rows is 422" is_problem 422
+put_json /lists/r '{"title": "R", "sections": [{"key": "s", "rows": [{"key": "r1"}, {"key": "r2"}, {"key": "r3"}]}]}'
+check "PUT at --max-rows is fine" eq "$STATUS" 201
+post_json /lists/r/sections/s/rows '[{"key": "r4"}]'
+check "POST past --max-rows is 422" is_problem 422
+patch_json /lists/r '[{"op": "add", "path": "/sections/0/rows/-", "value": {"key": "r4"}}]'
+check "PATCH past --max-rows is 422" is_problem 422
+check "the refused writes left version 1" eq "$(etag_now /lists/r)" '"1"'
+curl -s -N --max-time 30 "$BASE_URL/lists/r/events" >"$TEST_TMP/first-stream" &
+stream_pid=$!
+for _ in $(seq 50); do [ -s "$TEST_TMP/first-stream" ] && break; sleep 0.1; done
+http GET /lists/r/events --max-time 2
+check "a stream past --max-subscribers is 503" is_problem 503
+check "the 503 has Retry-After" eval '[ -n "$(header retry-after)" ]'
+kill "$stream_pid" 2>/dev/null
+wait "$stream_pid" 2>/dev/null
+
 http GET /healthz
 check "still healthy" eq "$STATUS $BODY" "200 ok"
 stop_server

@@ -58,6 +58,16 @@ put_json /lists/e "{\"title\": \"E\", \"state\": $nested}"
 rejected 400 "PUT with objects nested 100 deep"
 patch_json /lists/e "[{\"op\": \"add\", \"path\": \"/emptyText\", \"value\": $nested}]"
 rejected 400 "PATCH with a value nested 100 deep"
+printf '[{"op": "replace", "path": "/title", "value": "\xff"}]' >"$TEST_TMP/bad-utf8-patch"
+http PATCH /lists/e -H 'Content-Type: application/json-patch+json' --data-binary @"$TEST_TMP/bad-utf8-patch"
+rejected 400 "PATCH with invalid UTF-8"
+printf '[{"key": "n1", "cells": {"name": "\xe2\x82"}}]' >"$TEST_TMP/bad-utf8-rows"
+http POST /lists/e/sections/s/rows -H 'Content-Type: application/json' --data-binary @"$TEST_TMP/bad-utf8-rows"
+rejected 400 "POST rows with truncated UTF-8"
+patch_json /lists/e '[{"op": "add", "path": "/sections/0/rows/0/cells/pop", "value": 1e999}]'
+rejected 400 "PATCH with 1e999"
+put_json /lists/e/rows/r1 '{"cells": {"pop": -1e400}}'
+rejected 400 "PUT row with -1e400"
 http GET /healthz
 check "alive after hostile bodies" eq "$STATUS $BODY" "200 ok"
 
@@ -115,9 +125,14 @@ check "the HTML page with limit=0 is 400" is_problem 400
 post_json '/lists/e/sections/s/rows?before=r1&after=r2' '[{"key": "n"}]'
 rejected 400 "before and after together"
 
-for bad in '1' '"x"' '""' '"-1"'; do
+for bad in '1' 'W/' '"1' 'x"'; do
     patch_json /lists/e '[{"op": "replace", "path": "/title", "value": "X"}]' -H "If-Match: $bad"
-    rejected 400 "If-Match: $bad"
+    rejected 400 "If-Match: $bad (not an entity tag)"
+done
+# Well-formed entity tags that name no version we issue never match (RFC 9110 13.1.1): 412.
+for stale in '"x"' '""' '"-1"' '"01"' 'W/"1"'; do
+    patch_json /lists/e '[{"op": "replace", "path": "/title", "value": "X"}]' -H "If-Match: $stale"
+    rejected 412 "If-Match: $stale"
 done
 
 # --- 404: unknown lists, sections, rows, anchors ---

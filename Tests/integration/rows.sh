@@ -167,6 +167,31 @@ http GET "/lists/pages/rows?limit=5&after=$next" -H 'Accept: text/html'
 check "the last HTML page has no pagination row" lacks "$BODY" 'rel="next"'
 check "the last HTML page has no Link" eq "$(header link)" ""
 
+# A bigger walk: 300 rows in 6 sections (one empty) in pages of 13, JSON and HTML.
+big=$(/usr/bin/python3 -c '
+import json
+sections = [{"key": f"s{s}", "rows": [{"key": f"r{s}-{r}"} for r in range(0 if s == 3 else 60)]} for s in range(6)]
+print(json.dumps({"title": "Big", "sections": sections}))')
+put_json /lists/big "$big"
+expected=$(/usr/bin/python3 -c 'print(" ".join(f"r{s}-{r}" for s in range(6) if s != 3 for r in range(60)))')
+for accept in application/json text/html; do
+    walk=""
+    pages=0
+    path='/lists/big/rows?limit=13'
+    while [ -n "$path" ] && [ "$pages" -lt 100 ]; do
+        http GET "$path" -H "Accept: $accept"
+        if [ "$accept" = text/html ]; then
+            walk="$walk $(grep -o 'data-row="[^"]*"' <<<"$BODY" | sed 's/data-row="\(.*\)"/\1/' | tr '\n' ' ')"
+        else
+            walk="$walk $(row_keys)"
+        fi
+        pages=$((pages + 1))
+        path=$(header link | sed -n 's/^<\([^>]*\)>; rel="next"$/\1/p')
+    done
+    check "walking 300 rows as $accept returns each once, in order" eq "$(echo $walk)" "$expected"
+    check "the $accept walk took 24 pages" eq "$pages" 24
+done
+
 # A cursor stays valid when its row is deleted: the walk goes on after it.
 http GET '/lists/pages/rows?limit=2'
 cursor=$(json_at /next | tr -d '"')

@@ -22,9 +22,8 @@ enum APIError {
             switch error {
             case .notFound(let id):
                 return HTTPError(.notFound, "There is no list \"\(id)\".")
-            case .versionMismatch(let expected, let current):
-                let now = current.map { "version \($0)" } ?? "no list"
-                return HTTPError(.preconditionFailed, "If-Match names version \(expected), but there is \(now).")
+            case .preconditionFailed(let message):
+                return HTTPError(.preconditionFailed, message)
             case .tooManyLists(let limit):
                 return HTTPError(HTTPStatus(507), "The server holds its limit of \(limit) lists; delete one first.",
                                  title: "Insufficient Storage")

@@ -8,16 +8,24 @@ enum Conditional {
     /// The `ETag` of another representation of a version (`"7-html"`), so caches never mix them.
     static func etag(_ version: Int, variant: String) -> String { "\"\(version)-\(variant)\"" }
 
-    /// The version a write requires, from `If-Match`; nil when the header is absent or `*`.
-    /// - Throws: 400 when the header names no version we could have issued.
-    static func requiredVersion(_ request: Request) throws -> Int? {
-        guard let header = request.headers["If-Match"]?.trimmingSpaces, header != "*" else { return nil }
-        guard let tag = header.split(separator: ",").first.map({ String($0).trimmingSpaces }),
-              tag.hasPrefix("\""), tag.hasSuffix("\""), tag.count >= 3,
-              let version = Int(tag.dropFirst().dropLast()), version >= 0 else {
-            throw HTTPError(.badRequest, "If-Match must name one version as an entity tag, e.g. If-Match: \"7\".")
+    /// The `If-Match` and `If-None-Match` of a write.
+    /// - Throws: 400 for a header that is not `*` or a list of entity tags.
+    static func precondition(_ request: Request) throws -> WritePrecondition {
+        WritePrecondition(ifMatch: try tags(request, "If-Match"), ifNoneMatch: try tags(request, "If-None-Match"))
+    }
+
+    /// A conditional header's `*` or entity tags (`"7"`, `W/"7"`), nil when absent.
+    static func tags(_ request: Request, _ name: String) throws -> WritePrecondition.Tags? {
+        guard let header = request.headers[name]?.trimmingSpaces, !header.isEmpty else { return nil }
+        if header == "*" { return .any }
+        let tags = header.split(separator: ",").map { String($0).trimmingSpaces }
+        for tag in tags {
+            let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+            guard opaque.count >= 2, opaque.hasPrefix("\""), opaque.hasSuffix("\""), !opaque.dropFirst().dropLast().contains("\"") else {
+                throw HTTPError(.badRequest, "\(name) must be * or entity tags such as \"7\", not \(header).")
+            }
         }
-        return version
+        return .tags(tags)
     }
 
     /// Whether `If-None-Match` already names `etag` (answer 304).

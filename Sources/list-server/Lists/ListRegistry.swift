@@ -19,6 +19,8 @@ final class ListRegistry: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// The version each deleted list was deleted at; a list created again continues from it.
+    private let tombstones = Mutex<[String: Int]>([:])
     private let store: ListStore
     private let maxLists: Int
     private let publish: @Sendable (ListChange) -> Void
@@ -36,6 +38,8 @@ final class ListRegistry: Sendable {
             loaded[stored.id] = entry
         }
         entries.withLock { $0 = loaded }
+        let deleted = try store.loadTombstones()
+        tombstones.withLock { $0 = deleted }
     }
 
     /// The current snapshot of a list, if it exists.
@@ -52,9 +56,9 @@ final class ListRegistry: Sendable {
 
     /// Applies one write. `edit` gets the current document (nil when the list does not exist
     /// and `mayCreate` is true) and returns the new one, or throws to refuse: then nothing changes.
-    /// - Parameter ifMatch: the version the client expects, from `If-Match`.
+    /// - Parameter precondition: the client's `If-Match` / `If-None-Match`.
     @discardableResult
-    func write(id: String, ifMatch: Int? = nil, mayCreate: Bool = false,
+    func write(id: String, precondition: WritePrecondition = .none, mayCreate: Bool = false,
                _ edit: (ListDocument?) throws -> ListDocument) throws -> ListSnapshot {
         while true {
             let entry = try slot(for: id, mayCreate: mayCreate)
@@ -63,15 +67,17 @@ final class ListRegistry: Sendable {
                 let old = entry.current.withLock { $0 }
                 do {
                     guard old != nil || mayCreate else { throw RegistryError.notFound(id: id) }
-                    if let ifMatch, ifMatch != old?.version {
-                        throw RegistryError.versionMismatch(expected: ifMatch, current: old?.version)
+                    if let failure = precondition.failure(version: old?.version) {
+                        throw RegistryError.preconditionFailed(failure)
                     }
                     let document = try edit(old?.document)
                     let list = old.map { $0.list.updated(to: document) } ?? IndexedList(document: document)
-                    let new = ListSnapshot(id: id, version: (old?.version ?? 0) + 1, list: list)
+                    let base = old?.version ?? tombstones.withLock { $0[id] } ?? 0
+                    let new = ListSnapshot(id: id, version: base + 1, list: list)
                     let patch = old.map { JSONPatch(from: $0.document, to: document) }
                         ?? JSONPatch(operations: [.replace(path: .root, value: document.json)])
                     try store.commit(StoredListCoding.write(from: old, to: new, patch: patch))
+                    if old == nil { tombstones.withLock { _ = $0.removeValue(forKey: id) } }
                     entry.current.withLock { $0 = new }
                     publish(ListChange(id: id, old: old, new: new, patch: patch))
                     return new
@@ -86,16 +92,17 @@ final class ListRegistry: Sendable {
 
     /// Deletes a list. Returns the last snapshot it had.
     @discardableResult
-    func delete(id: String, ifMatch: Int? = nil) throws -> ListSnapshot {
+    func delete(id: String, precondition: WritePrecondition = .none) throws -> ListSnapshot {
         while true {
             guard let entry = entries.withLock({ $0[id] }) else { throw RegistryError.notFound(id: id) }
             let result: ListSnapshot? = try entry.writer.withLock { _ in
                 if entry.removed.load(ordering: .acquiring) { return nil }
                 guard let old = entry.current.withLock({ $0 }) else { throw RegistryError.notFound(id: id) }
-                if let ifMatch, ifMatch != old.version {
-                    throw RegistryError.versionMismatch(expected: ifMatch, current: old.version)
+                if let failure = precondition.failure(version: old.version) {
+                    throw RegistryError.preconditionFailed(failure)
                 }
-                try store.delete(id: id)
+                try store.delete(id: id, version: old.version + 1)
+                tombstones.withLock { $0[id] = old.version + 1 }
                 entry.current.withLock { $0 = nil }
                 retire(entry, id: id)
                 publish(ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])))

@@ -16,9 +16,9 @@ extension LiveHub {
                 throw HTTPError(.conflict, "Only view=html subscriptions have a window to extend.")
             }
             let current = channel.current
-            let before = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+            let before = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             subscriber.window = subscriber.window.extended(by: extra, in: current.list)
-            let after = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+            let after = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             if !subscriber.stale && subscriber.version == current.version {
                 subscriber.stream.write(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: current.version))
             }
@@ -26,11 +26,16 @@ extension LiveHub {
         }
     }
 
-    /// Resets stale subscribers that have drained and disconnects those stale for too long.
+    /// Resets stale subscribers that have drained, disconnects those stale for too long, and
+    /// drops channels that have had no subscriber for `idleChannelSeconds`.
     func sweepStaleSubscribers() {
         state.withLock { state in
-            guard state.staleCount > 0 else { return }
             let now = monotonicNow()
+            let idleLimit = UInt64(limits.idleChannelSeconds * 1e9)
+            for (id, channel) in state.channels {
+                if let idleSince = channel.idleSince, now - idleSince > idleLimit { state.channels[id] = nil }
+            }
+            guard state.staleCount > 0 else { return }
             for channel in state.channels.values {
                 for subscriber in channel.subscribers.values where subscriber.stale {
                     if subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes / 4 {

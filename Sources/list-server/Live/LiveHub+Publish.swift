@@ -16,6 +16,7 @@ extension LiveHub {
             guard new.version > old.version else { return }  // a subscriber already started from it
             var jsonEvent: [UInt8]?
             var htmlEvents: [LiveWindow: [UInt8]] = [:]
+            var newViews: [LiveWindow: LiveView] = [:]
             for subscriber in channel.subscribers.values where !subscriber.stale && subscriber.version < new.version {
                 guard subscriber.version == old.version, subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes else {
                     markStale(subscriber, state: &state)
@@ -30,11 +31,12 @@ extension LiveHub {
                     if let shared = htmlEvents[subscriber.window] {
                         event = shared
                     } else {
-                        let patch = LiveView.patch(
-                            from: LiveView(snapshot: old, window: subscriber.window, renderer: renderer),
-                            to: LiveView(snapshot: new, window: subscriber.window, renderer: renderer))
-                        event = ServerSentEvent.patch(patch, version: new.version)
+                        let before = channel.currentView(subscriber.window, renderer: renderer)
+                        let after = LiveView(snapshot: new, window: subscriber.window, renderer: renderer,
+                                             rowMarkup: channel.rowMarkup)
+                        event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
                         htmlEvents[subscriber.window] = event
+                        newViews[subscriber.window] = after
                     }
                 }
                 subscriber.stream.write(event)
@@ -43,6 +45,7 @@ extension LiveHub {
             channel.recent.append(old)
             if channel.recent.count > limits.recentVersions { channel.recent.removeFirst() }
             channel.current = new
+            channel.views = newViews
             state.channels[change.id] = channel
         }
     }

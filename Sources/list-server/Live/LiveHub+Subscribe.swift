@@ -50,6 +50,7 @@ extension LiveHub {
                 stream.write(event)
             }
             channel.subscribers[id] = subscriber
+            channel.idleSince = nil
             state.channels[request.listID] = channel
             state.listOfSubscription[id] = request.listID
             state.subscriberCount += 1
@@ -76,9 +77,15 @@ extension LiveHub {
             return [ServerSentEvent.reset(version: current.version, subscription: subscriber.id, document: current.document.json)]
         case .html:
             if let base {
-                let patch = LiveView.patch(
-                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer),
-                    to: LiveView(snapshot: current, window: subscriber.window, renderer: renderer))
+                let view = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+                var patch = LiveView.patch(
+                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer), to: view)
+                // The client may have named its window by row count (`limit=`): its `until` can
+                // differ from the window's, so the first patch always states it.
+                let until = JSONPointer(tokens: ["until"])
+                if !patch.operations.contains(where: { $0.path == until || $0.path == .root }) {
+                    patch.operations.append(.replace(path: until, value: view.until.map(JSONValue.string) ?? .null))
+                }
                 return [ServerSentEvent.patch(patch, version: current.version)]
             }
             return [resetEvent(for: subscriber, at: current)]
@@ -95,13 +102,14 @@ extension LiveHub {
         return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: document)
     }
 
-    /// Removes a subscriber whose stream ended; the last one closes its channel.
+    /// Removes a subscriber whose stream ended; the channel stays a while for resumes.
     func detach(subscription id: String) {
         state.withLock { state in
             guard let listID = state.listOfSubscription[id], var channel = state.channels[listID],
                   let subscriber = channel.subscribers.removeValue(forKey: id) else { return }
             forget(subscriber, state: &state)
-            state.channels[listID] = channel.subscribers.isEmpty ? nil : channel
+            if channel.subscribers.isEmpty { channel.idleSince = monotonicNow() }
+            state.channels[listID] = channel
         }
     }
 }

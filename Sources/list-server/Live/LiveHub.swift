@@ -20,6 +20,8 @@ final class LiveHub: Sendable {
         var staleTimeoutSeconds = 30.0
         /// Older versions kept per watched list so a `view=html` client can resume.
         var recentVersions = 32
+        /// How long a list's channel (and its recent versions) outlives its last subscriber.
+        var idleChannelSeconds = 60.0
     }
 
     /// One watched list: the version subscribers are at, and who they are.
@@ -28,6 +30,21 @@ final class LiveHub: Sendable {
         var subscribers: [String: Subscriber] = [:]
         /// The versions before `current`, oldest first, for resuming `view=html` streams.
         var recent: [ListSnapshot] = []
+        /// When the last subscriber left (monotonic nanoseconds); the channel is kept for
+        /// `idleChannelSeconds` so that a lone client that reconnects can still resume.
+        var idleSince: UInt64?
+        /// The view of each subscribed window at `current`, so a write renders each once.
+        var views: [LiveWindow: LiveView] = [:]
+        /// Rendered rows, reused across versions.
+        let rowMarkup = RowMarkupCache()
+
+        /// The view of `window` at `current`, from the cache when it is there.
+        mutating func currentView(_ window: LiveWindow, renderer: HTMLRenderer) -> LiveView {
+            if let view = views[window] { return view }
+            let view = LiveView(snapshot: current, window: window, renderer: renderer, rowMarkup: rowMarkup)
+            views[window] = view
+            return view
+        }
     }
 
     struct State {

@@ -20,7 +20,8 @@ struct LiveView: Equatable {
 
     /// The view of `window` at `snapshot`. Like the page, a list in a loading or error state
     /// shows its status in place of its sections, and no pagination.
-    init(snapshot: ListSnapshot, window: LiveWindow, renderer: HTMLRenderer) {
+    /// - Parameter rowMarkup: rendered rows from earlier views of this list, reused when unchanged.
+    init(snapshot: ListSnapshot, window: LiveWindow, renderer: HTMLRenderer, rowMarkup: RowMarkupCache? = nil) {
         let document = snapshot.document
         let showsRows = document.state == nil
         let windowDocument = showsRows ? window.document(of: snapshot.list) : ListDocument(title: document.title)
@@ -33,10 +34,12 @@ struct LiveView: Equatable {
                 header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
                 footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil,
                 rows: section.rows.map { row in
-                    Row(key: row.key, cells: ["html": .text(Self.text(renderer.row(row, in: document)))])
+                    let html = rowMarkup?.html(for: row, in: document, renderer: renderer)
+                        ?? Self.text(renderer.row(row, in: document))
+                    return Row(key: row.key, cells: ["html": .text(html)])
                 }))
         }
-        list = ListDocument(title: document.title, columns: [Self.htmlColumn], sections: sections)
+        list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
         head = Self.text(renderer.headRow(document))
         status = renderer.statusBody(document).map(Self.text)
         more = showsRows && window.rowCount(in: snapshot.list) < snapshot.list.rowCount

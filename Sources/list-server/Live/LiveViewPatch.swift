@@ -1,3 +1,4 @@
+import HTMLRenderer
 import ListModel
 
 /// Translates the keyed diff of two rendered lists (`LiveView.list`) into operations on the
@@ -79,7 +80,7 @@ enum LiveViewPatch {
     /// `{"key", "html"}` from a rendered row's canonical JSON.
     static func viewRow(fromList row: JSONValue) -> JSONValue {
         .object(JSONObject([
-            ("key", row["/key"] ?? .null),
+            ("key", asParsed(row["/key"])),
             ("html", row["/cells/html"] ?? .null),
         ]))
     }
@@ -87,13 +88,21 @@ enum LiveViewPatch {
     /// `{"key", "header", "footer", "rows"}` from a rendered section's canonical JSON.
     static func viewSection(fromList section: JSONValue) -> JSONValue {
         .object(JSONObject([
-            ("key", section["/key"] ?? .null),
+            ("key", asParsed(section["/key"])),
             ("header", section["/header"] ?? .null),
             ("footer", section["/footer"] ?? .null),
             ("rows", .array((section["/rows"]?.arrayValue ?? []).map(viewRow))),
         ]))
     }
 
+}
+
+/// A key as the page's `data-row`/`data-section` attribute reads back in a browser (U+0000
+/// becomes U+FFFD), so the client's keys match. The diff itself keys by the true keys, so keys
+/// that differ only there never collide in it.
+private func asParsed(_ key: JSONValue?) -> JSONValue {
+    guard case .string(let text)? = key else { return key ?? .null }
+    return .string(HTMLRenderer.asParsed(text))
 }
 
 extension JSONPatchOperation {

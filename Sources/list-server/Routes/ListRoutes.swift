@@ -35,15 +35,11 @@ enum ListRoutes {
         try context.authorization.requireWriter(request)
         let id = try ListID.validated(request.parameter("id"))
         try Negotiation.requireBody(of: "application/json", request)
-        let ifMatch = try Conditional.requiredVersion(request)
-        let createOnly = request.headers["If-None-Match"]?.trimmingSpaces == "*"
+        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
             let document = try ListDocument(json: JSONValue(parsing: request.body), limits: context.documentLimits)
             var created = false
-            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch, mayCreate: true) { old in
-                if createOnly, old != nil {
-                    throw HTTPError(.preconditionFailed, "If-None-Match: * asks to create, but list \"\(id)\" exists.")
-                }
+            let snapshot = try context.registry.write(id: id, precondition: precondition, mayCreate: true) { old in
                 created = old == nil
                 return document
             }
@@ -74,10 +70,10 @@ enum ListRoutes {
         try context.authorization.requireWriter(request)
         let id = try ListID.validated(request.parameter("id"))
         try Negotiation.requireBody(of: "application/json-patch+json", request)
-        let ifMatch = try Conditional.requiredVersion(request)
+        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
             let patch = try JSONPatch(parsing: request.body)
-            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
                 let patched = try patch.apply(to: old!.json)
                 return try ListDocument(json: patched, limits: context.documentLimits)
             }
@@ -89,9 +85,9 @@ enum ListRoutes {
     static func delete(_ request: Request, _ context: ServerContext) throws -> Response {
         try context.authorization.requireWriter(request)
         let id = try ListID.validated(request.parameter("id"))
-        let ifMatch = try Conditional.requiredVersion(request)
+        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
-            try context.registry.delete(id: id, ifMatch: ifMatch)
+            try context.registry.delete(id: id, precondition: precondition)
             return Response(status: .noContent)
         }
     }

@@ -15,11 +15,11 @@ enum RowRoutes {
         let id = try ListID.validated(request.parameter("id"))
         let sectionKey = try request.parameter("section")
         try Negotiation.requireBody(of: "application/json", request)
-        let ifMatch = try Conditional.requiredVersion(request)
+        let precondition = try Conditional.precondition(request)
         let position = try insertPosition(request)
         return try APIError.mapping {
             let json = try JSONValue(parsing: request.body)
-            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
                 var document = old!
                 let rows = try rowsProblem { try Row.rows(json: json, columns: document.columns) }
                 try document.insertRows(rows, inSection: sectionKey, at: position)
@@ -37,7 +37,7 @@ enum RowRoutes {
         let id = try ListID.validated(request.parameter("id"))
         let rowKey = try request.parameter("row")
         try Negotiation.requireBody(of: "application/json", request)
-        let ifMatch = try Conditional.requiredVersion(request)
+        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
             guard case .object(var object) = try JSONValue(parsing: request.body) else {
                 throw HTTPError(.unprocessableContent, "The body must be a row object.")
@@ -46,7 +46,7 @@ enum RowRoutes {
                 throw HTTPError(.unprocessableContent, "/key: the body names row \(key.serializedText), but the URL names \"\(rowKey)\".")
             }
             object["key"] = .string(rowKey)
-            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
                 var document = old!
                 let row = try rowsProblem { try Row(json: .object(object), columns: document.columns) }
                 try document.replaceRow(row)
@@ -61,9 +61,9 @@ enum RowRoutes {
         try context.authorization.requireWriter(request)
         let id = try ListID.validated(request.parameter("id"))
         let rowKey = try request.parameter("row")
-        let ifMatch = try Conditional.requiredVersion(request)
+        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
-            let snapshot = try context.registry.write(id: id, ifMatch: ifMatch) { old in
+            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
                 var document = old!
                 try document.removeRow(key: rowKey)
                 return document
