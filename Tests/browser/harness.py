@@ -460,7 +460,7 @@ class RealListServer:
 
         self_lock = self.lock = threading.Lock()
         threading.Thread(target=read, daemon=True).start()
-        if not self.ready.wait(30) or not self.base:
+        if not self.ready.wait(60) or not self.base:
             raise RuntimeError("list-server did not start: " + " | ".join(self.lines[-5:]))
         return self
 
