@@ -23,8 +23,10 @@ extension LiveHub {
         let id = SubscriptionID.make()
         let attached = state.withLock { state -> Bool in
             guard state.subscriberCount < limits.maxSubscribers else { return false }
+            // Taken out of the table while it changes, so that adding a subscriber does not
+            // copy the channel's other subscribers.
             var channel: Channel
-            if let existing = state.channels[request.listID] {
+            if let existing = state.channels.removeValue(forKey: request.listID) {
                 channel = existing
             } else if let snapshot = registrySnapshot(request.listID) {
                 channel = Channel(current: snapshot)
@@ -105,11 +107,10 @@ extension LiveHub {
     /// Removes a subscriber whose stream ended; the channel stays a while for resumes.
     func detach(subscription id: String) {
         state.withLock { state in
-            guard let listID = state.listOfSubscription[id], var channel = state.channels[listID],
-                  let subscriber = channel.subscribers.removeValue(forKey: id) else { return }
+            guard let listID = state.listOfSubscription[id],
+                  let subscriber = state.channels[listID]?.subscribers.removeValue(forKey: id) else { return }
             forget(subscriber, state: &state)
-            if channel.subscribers.isEmpty { channel.idleSince = monotonicNow() }
-            state.channels[listID] = channel
+            if state.channels[listID]?.subscribers.isEmpty == true { state.channels[listID]?.idleSince = monotonicNow() }
         }
     }
 }

@@ -1,0 +1,100 @@
+@testable import HTTPServer
+import Foundation
+@_spi(Testing) import ListModel
+import Synchronization
+import Testing
+@testable import list_server
+
+/// Writers, subscribers, `…/more`, disconnects and deletes on several threads at once: every
+/// stream must still be an ordered sequence that takes its client to the current version.
+@Suite("Live hub: concurrent writes and subscriptions")
+struct LiveConcurrencyTests {
+    /// Runs `bodies` on their own threads and waits for all of them.
+    func concurrently(_ bodies: [@Sendable () throws -> Void]) {
+        let group = DispatchGroup()
+        let failures = Mutex<[String]>([])
+        for body in bodies {
+            group.enter()
+            Thread {
+                do { try body() } catch { failures.withLock { $0.append("\(error)") } }
+                group.leave()
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 120) == .success, "threads finished")
+        #expect(failures.withLock { $0 } == [])
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func subscribersThatJoinDuringWritesMissNothing(seed: UInt64) throws {
+        let harness = try LiveHarness(limits: LiveHub.Limits(maxBufferedBytes: 1 << 30))
+        var start = RandomListEdits(seed: seed)
+        try harness.put("l", start.document(sections: 4, rowsPerSection: 0...5))
+        let clients = Mutex<[LiveClient]>([])
+        let writesDone = Atomic<Bool>(false)
+        concurrently([
+            {
+                // The generator that made the document, so that new keys stay unique.
+                var edits = RandomListEdits(seed: seed)
+                _ = edits.document(sections: 4, rowsPerSection: 0...5)
+                for _ in 0..<150 { try harness.edit("l", &edits, count: Int.random(in: 1...3, using: &edits.random)) }
+                writesDone.store(true, ordering: .releasing)
+            },
+            {
+                var random = SplitMix64(seed: seed &+ 200)
+                var mine: [LiveClient] = []
+                while !writesDone.load(ordering: .acquiring) && mine.count < 40 {
+                    let view: Subscriber.View = Bool.random(using: &random) ? .json : .html
+                    let client = harness.subscribe("l", view: view, window: .limit(Int.random(in: 0...8, using: &random)))
+                    mine.append(client)
+                    if let html = mine.filter({ $0.view == .html }).randomElement(using: &random),
+                       let subscription = html.collect() {
+                        _ = try harness.hub.extend(subscription: subscription, listID: "l", by: 2)
+                    }
+                }
+                clients.withLock { $0 += mine }
+            },
+            {
+                // Subscribers that come and go, so channels close and reopen during writes.
+                var random = SplitMix64(seed: seed &+ 300)
+                for _ in 0..<100 where !writesDone.load(ordering: .acquiring) {
+                    let client = harness.subscribe("l", view: Bool.random(using: &random) ? .json : .html)
+                    client.collect()
+                    client.stream.terminated()
+                }
+            },
+        ])
+        let current = try #require(harness.registry.snapshot(id: "l"))
+        let all = clients.withLock { $0 }
+        #expect(all.count > 3)
+        for client in all {
+            try harness.pump(client)
+            #expect(client.version == current.version, "\(client.view) client reached the current version")
+        }
+        #expect(harness.hub.subscriberCount == all.count)
+    }
+
+    @Test func deletesRacingSubscriptionsEndEveryStream() throws {
+        let harness = try LiveHarness()
+        var edits = RandomListEdits(seed: 44)
+        let clients = Mutex<[LiveClient]>([])
+        for round in 0..<30 {
+            try harness.put("l", edits.document(sections: 2, rowsPerSection: 1...3))
+            concurrently([
+                { try harness.registry.delete(id: "l") },
+                {
+                    var mine: [LiveClient] = []
+                    for index in 0..<4 { mine.append(harness.subscribe("l", view: (round + index) % 2 == 0 ? .json : .html)) }
+                    clients.withLock { $0 += mine }
+                },
+            ])
+        }
+        for client in clients.withLock({ $0 }) {
+            _ = try client.receive()
+            #expect(client.deleted, "every stream of a deleted list ends with `deleted`")
+            #expect(!client.stream.isOpen)
+            client.stream.terminated()
+        }
+        #expect(harness.hub.subscriberCount == 0)
+        #expect(harness.hub.state.withLock { $0.channels.isEmpty && $0.staleCount == 0 })
+    }
+}
