@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Fan-out: N `/events` subscribers on one list, held by this one process, then row replaces.
+
+    scripts/bench/fanout.py [--runs html:10x1000:10000,json:1x50:10000,json:10x1000:100]
+                            [--writes 5] [--bin PATH]
+
+Each run VIEW:SECTIONSxROWS:N starts a fresh server (`--max-subscribers 20000`), PUTs a list of
+SECTIONS x ROWS rows (4 columns), opens N subscribers `GET /lists/bench/events?view=VIEW&limit=50`
+(each waits for its reset) and replaces a row inside their window `--writes` times.
+A `view=json` subscriber's reset is the whole document, so 10,000 of them run on a 50-row list
+(the size of one html window) and a few on the 10,000-row list to show the reset cost. Per write: delivered count, p50/p99/max of arrival (kernel receive
+timestamp of the event's last packet, from just before the write was sent) and of seen (when
+this client had parsed it), and when the write was answered. Also the server's VmRSS before
+and after connecting, and per subscriber; how long connecting took; and teardown: the time from
+closing every subscriber and sending one more write until `/metrics` shows no open stream. Target (DESIGN.md 3): all delivered, p99 < 250 ms.
+"""
+import argparse
+import socket
+import struct
+import time
+
+import benchlib
+import livebench
+
+
+def run_view(args, spec):
+    view, shape, count = spec.split(":")
+    sections, rows = (int(x) for x in shape.split("x"))
+    count = int(count)
+    with benchlib.Server(args.bin, ["--max-subscribers", "20000"]) as server:
+        conn = server.connection()
+        seconds, size = benchlib.put_list(conn, "bench", benchlib.make_document(sections, rows))
+        conn.close()
+        time.sleep(0.5)
+        rss_before = server.rss_kib()
+        started = time.perf_counter()
+        path = f"/lists/bench/events?view={view}&limit=50"
+        subscribers, selector = livebench.connect_all(server.port, path, count)
+        connect_seconds = time.perf_counter() - started
+        time.sleep(0.5)
+        rss_after = server.rss_kib()
+        per = (rss_after - rss_before) * 1024 / max(1, len(subscribers))
+        benchlib.log(f"-- view={view}, list {sections} x {rows} rows ({size} bytes of JSON): {len(subscribers)} subscribers connected (each got its reset) in "
+                     f"{connect_seconds:.1f} s; server VmRSS {rss_before / 1024:.1f} MiB before, "
+                     f"{rss_after / 1024:.1f} MiB after: {per / 1024:.1f} KiB per subscriber")
+        benchlib.log(f"   {benchlib.uptime()}")
+        writer = livebench.Writer(server.port, "bench")
+        results = []
+        for write in range(args.writes):
+            row = (5 + 7 * write) % min(50, sections * rows)  # inside the first 50 rows
+            result = livebench.measure_write(selector, subscribers, writer, f"r{row}", row)
+            results.append(result)
+            benchlib.log(f"   write {write + 1} (version {result['version']}): "
+                         + livebench.summary(result, len(subscribers)))
+            time.sleep(args.pause)
+        rss_end = server.rss_kib()
+        teardown = measure_teardown(server, subscribers, selector, writer, (5 + 7 * args.writes) % min(50, sections * rows))
+        benchlib.log(f"   teardown: {len(subscribers)} subscribers closed, one more write, every stream released "
+                     f"after {teardown:.2f} s (open_streams in /metrics back to 0)")
+        return {"teardown": teardown, "view": f"{view} {shape}", "n": len(subscribers), "results": results, "rss_before": rss_before,
+                "rss_after": rss_after, "rss_end": rss_end, "per": per, "connect": connect_seconds}
+
+
+def open_streams(server):
+    conn = server.connection(timeout=60)
+    _, _, data = benchlib.request(conn, "GET", "/metrics")
+    conn.close()
+    for line in data.decode().splitlines():
+        if line.startswith("list_server_open_streams "):
+            return int(float(line.split()[1]))
+    raise RuntimeError("no list_server_open_streams in /metrics")
+
+
+def measure_teardown(server, subscribers, selector, writer, row):
+    """Closes every subscriber, sends one write (a suspended stream notices a gone peer only when
+    written to), and times until the server has released all streams. The sockets close with
+    a reset (SO_LINGER 0) so that the first write to each fails at once."""
+    linger = struct.pack("ii", 1, 0)
+    for subscriber in subscribers:
+        subscriber.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+    livebench.close_all(subscribers, selector)
+    started = time.perf_counter()
+    writer.send_replace(f"r{row}", row, "teardown")
+    writer.sock.setblocking(True)
+    while writer.receive() is None:
+        pass
+    while open_streams(server) > 0:
+        if time.perf_counter() - started > 300:
+            return float("inf")
+        time.sleep(0.05)
+    return time.perf_counter() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", default="html:10x1000:10000,json:1x50:10000,json:10x1000:100",
+                        help="comma-separated VIEW:SECTIONSxROWS:SUBSCRIBERS")
+    parser.add_argument("--writes", type=int, default=5)
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds between writes")
+    parser.add_argument("--bin", help="list-server binary (default $LIST_SERVER_BIN or .build/release)")
+    args = parser.parse_args()
+    limit = benchlib.raise_file_limit(65536)
+    most = max(int(spec.split(":")[2]) for spec in args.runs.split(","))
+    if limit < most + 100:
+        raise SystemExit(f"the open-file limit is {limit}; {most} subscribers need more (ulimit -Hn)")
+    benchlib.header(f"fan-out: runs {args.runs}, {args.writes} row replaces each")
+    runs = [run_view(args, spec) for spec in args.runs.split(",")]
+    benchlib.log("== summary (per write: median over writes of each figure; target: all delivered, p99 < 250 ms)")
+    for run in runs:
+        results = run["results"]
+        p = benchlib.percentile
+        med = benchlib.median
+        delivered = sum(r["delivered"] for r in results)
+        benchlib.log(
+            f"   view={run['view']}: delivered {delivered}/{run['n'] * len(results)}; "
+            f"arrival p50 {benchlib.ms(med([p(r['arrival'], .5) for r in results]))}, "
+            f"p99 {benchlib.ms(med([p(r['arrival'], .99) for r in results]))}, "
+            f"max {benchlib.ms(med([max(r['arrival']) for r in results]))}; "
+            f"seen p99 {benchlib.ms(med([p(r['seen'], .99) for r in results]))}; "
+            f"write answered {benchlib.ms(med([r['ack'] for r in results]))}; "
+            f"VmRSS {run['rss_before'] / 1024:.0f} -> {run['rss_after'] / 1024:.0f} MiB "
+            f"({run['per'] / 1024:.1f} KiB/subscriber; {run['rss_end'] / 1024:.0f} MiB after the writes); "
+            f"connect {run['connect']:.1f} s, teardown {run['teardown']:.2f} s")
+    benchlib.log(f"   end: {benchlib.uptime()}")
+
+
+if __name__ == "__main__":
+    main()
