@@ -73,6 +73,29 @@ struct LiveConcurrencyTests {
         #expect(harness.hub.subscriberCount == all.count)
     }
 
+    /// DELETE publishes under the old list's lock and a re-create under the new list's, so the
+    /// hub can get the new list's first write before the old list's deletion.
+    @Test func aLateDeletionOfTheOldListDoesNotEndTheNewListsStreams() throws {
+        let harness = try LiveHarness()
+        var edits = RandomListEdits(seed: 8)
+        try harness.put("l", edits.document(sections: 2, rowsPerSection: 1...3))
+        let old = try #require(harness.registry.snapshot(id: "l"))
+        let clients = [harness.subscribe("l", view: .json), harness.subscribe("l", view: .html)]
+        let successor = IndexedList(document: edits.document(sections: 2, rowsPerSection: 1...3))
+        let new = ListSnapshot(id: "l", version: old.version + 2, list: successor)
+        harness.hub.publish(ListChange(id: "l", old: nil, new: new,
+                                       patch: JSONPatch(operations: [.replace(path: .root, value: new.document.json)])))
+        harness.hub.publish(ListChange(id: "l", old: old, new: nil, patch: JSONPatch(operations: [])))
+        for client in clients {
+            _ = try client.receive()
+            #expect(!client.deleted, "\(client.view): the list that exists now was not deleted")
+            #expect(client.stream.isOpen)
+            #expect(client.version == new.version)
+        }
+        #expect(clients[0].doc == new.document.json)
+        #expect(harness.hub.subscriberCount == 2)
+    }
+
     @Test func deletesRacingSubscriptionsEndEveryStream() throws {
         let harness = try LiveHarness()
         var edits = RandomListEdits(seed: 44)

@@ -259,6 +259,12 @@ def test_xss_payloads_stay_inert(server, browser):
     converge(server, "xss", sessions, version, "a PUT of payloads")
     version = server.write("POST", "/lists/xss/sections/s1/rows", [row("late", PAYLOADS[0] + PAYLOADS[2], 9)])
     converge(server, "xss", sessions, version, "an appended payload row")
+    # Payloads as keys (attribute values): a row and a section.
+    evil_key = '"><img src=x onerror="window.__pwned=1">'
+    version = server.write("PATCH", "/lists/xss", [
+        {"op": "add", "path": "/sections/-", "value": {"key": evil_key + "s", "header": "Keys", "rows": [row(evil_key, "Evil key", 1)]}}],
+        "application/json-patch+json")
+    converge(server, "xss", sessions, version, "payloads as keys")
     from selenium.common.exceptions import NoAlertPresentException
     for i, b in enumerate(sessions):
         who = f"session {i + 1}"
@@ -276,11 +282,14 @@ def test_xss_payloads_stay_inert(server, browser):
         expected = [[f"p{i}", t] for i, t in enumerate(PAYLOADS)] + [[f"q{i}", t] for i, t in enumerate(PAYLOADS)]
         expected[0][1] = PAYLOADS[1] + PAYLOADS[0]
         expected.append(["late", PAYLOADS[0] + PAYLOADS[2]])
+        expected.append([evil_key, "Evil key"])
         equal(texts, expected, f"{who}: the payloads shown as text")
         equal(b.js("return document.querySelector('table.list caption').textContent"), '"><svg onload="window.__pwned=1">',
               f"{who}: the caption as text")
         equal(b.js("return document.querySelector('tbody[data-section=\"s1\"] tr.section-header').textContent"),
               '"><svg onload="window.__pwned=1">', f"{who}: the header as text")
+        equal(b.js("return document.querySelectorAll('table.list > tbody[data-section]')[2].dataset.section"), evil_key + "s",
+              f"{who}: the section key kept as an attribute value")
         no_page_errors(b, who)
     browser.shot("e2e-xss-1")
     second.shot("e2e-xss-2")

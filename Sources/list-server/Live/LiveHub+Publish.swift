@@ -9,6 +9,9 @@ extension LiveHub {
         state.withLock { state in
             guard var channel = state.channels[change.id] else { return }
             guard let new = change.new else {
+                // A list created again under this id may have reached the hub first (its writes
+                // hold the new list's lock, not the deleted one's): its streams go on.
+                if let old = change.old, old.version < channel.current.version { return }
                 endChannel(change.id, version: (change.old?.version ?? channel.current.version) + 1, state: &state)
                 return
             }
