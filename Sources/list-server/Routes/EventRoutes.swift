@@ -32,7 +32,7 @@ enum EventRoutes {
         }
     }
 
-    /// Reads `view`, `limit` or `until`, and `since` or `Last-Event-ID`.
+    /// Reads `view`, `limit` or `until`, and `Last-Event-ID` or else `since`.
     static func subscribeRequest(_ request: Request, listID: String) throws -> LiveHub.SubscribeRequest {
         let view: Subscriber.View
         switch request.query("view") ?? "json" {
@@ -54,7 +54,9 @@ enum EventRoutes {
         default:
             throw HTTPError(.badRequest, "Give limit or until, not both.")
         }
-        let sinceText = request.query("since") ?? request.headers["Last-Event-ID"]
+        // Last-Event-ID wins: a browser reconnecting by itself repeats the URL (with the page's
+        // `since`) but names the last event it really received.
+        let sinceText = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 } ?? request.query("since")
         var since: Int?
         if let sinceText, !sinceText.isEmpty {
             guard let version = Int(sinceText), version >= 0 else {
