@@ -15,22 +15,54 @@ enum StoredListCoding {
 
     /// The store write that takes a list from `old` to `new`: only rows that are new, changed,
     /// moved or re-keyed are written; rows that are gone are deleted.
+    ///
+    /// Every row is looked at once, but cheaply: sections are walked side by side, so a row that
+    /// stayed at its place is recognised by comparing it with the old row at the same index
+    /// (unchanged rows share storage, so the comparison is quick); only rows that moved are
+    /// looked up by key. Deletions are searched for only when some old row was not met.
     static func write(from old: ListSnapshot?, to new: ListSnapshot, patch: JSONPatch) -> StoreWrite {
         let columns = new.document.columns
+        let sameColumns = old?.document.columns == columns
+        let oldSections = old?.document.sections ?? []
+        var oldStarts: [Int] = []
+        oldStarts.reserveCapacity(oldSections.count)
+        var start = 0
+        for section in oldSections {
+            oldStarts.append(start)
+            start += section.rows.count
+        }
+        var oldSectionIndex: [String: Int]?
         var upserted: [StoredRow] = []
-        var seen = Set<String>()
+        var kept = 0
         var position = 0
-        for section in new.document.sections {
-            for row in section.rows {
+        for (sectionIndex, section) in new.document.sections.enumerated() {
+            let oldIndex: Int?
+            if sectionIndex < oldSections.count, oldSections[sectionIndex].key == section.key {
+                oldIndex = sectionIndex
+            } else {
+                if oldSectionIndex == nil {
+                    oldSectionIndex = Dictionary(oldSections.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                }
+                oldIndex = oldSectionIndex?[section.key]
+            }
+            for (rowIndex, row) in section.rows.enumerated() {
                 let orderKey = new.list.orderKeys[position]
                 position += 1
-                seen.insert(row.key)
-                if let old, let before = old.list.position(ofRow: row.key),
-                   old.list.orderKeys[before] == orderKey,
-                   old.list.sectionKey(atPosition: before) == section.key,
-                   old.list.row(atPosition: before) == row,
-                   old.document.columns == columns {
-                    continue
+                if let old {
+                    if let oldIndex, rowIndex < oldSections[oldIndex].rows.count,
+                       oldSections[oldIndex].rows[rowIndex].key == row.key {
+                        kept += 1
+                        if sameColumns, old.list.orderKeys[oldStarts[oldIndex] + rowIndex] == orderKey,
+                           oldSections[oldIndex].rows[rowIndex] == row {
+                            continue
+                        }
+                    } else if let before = old.list.position(ofRow: row.key) {
+                        kept += 1
+                        if sameColumns, old.list.orderKeys[before] == orderKey,
+                           old.list.sectionKey(atPosition: before) == section.key, old.list.row(atPosition: before) == row {
+                            continue
+                        }
+                    }
                 }
                 upserted.append(StoredRow(
                     key: row.key, section: section.key, orderKey: orderKey.rawValue,
@@ -38,9 +70,9 @@ enum StoredListCoding {
             }
         }
         var deleted: [String] = []
-        if let old {
-            for section in old.document.sections {
-                for row in section.rows where !seen.contains(row.key) { deleted.append(row.key) }
+        if let old, kept < old.list.rowCount {
+            for section in oldSections {
+                for row in section.rows where new.list.orderKey(ofRow: row.key) == nil { deleted.append(row.key) }
             }
         }
         return StoreWrite(
