@@ -6,8 +6,13 @@ struct ListSnapshot: Sendable {
     let version: Int
     /// The document with its rows' order keys.
     let list: IndexedList
+    /// Bytes computed from this version, shared by every reader of it.
+    let cache = SnapshotCache()
 
     var document: ListDocument { list.document }
+
+    /// The document's canonical JSON, serialized once per version.
+    var documentJSON: [UInt8] { cache.documentJSON { document.json.serialized() } }
 }
 
 /// What one accepted write did, published to subscribers in version order.

@@ -96,12 +96,14 @@ extension LiveHub {
 
     /// A `reset` for this subscriber's view at `snapshot`.
     func resetEvent(for subscriber: Subscriber, at snapshot: ListSnapshot) -> [UInt8] {
-        let document: JSONValue
         switch subscriber.view {
-        case .json: document = snapshot.document.json
-        case .html: document = LiveView(snapshot: snapshot, window: subscriber.window, renderer: renderer).json
+        case .json:
+            return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id,
+                                         serializedDocument: snapshot.documentJSON)
+        case .html:
+            let view = LiveView(snapshot: snapshot, window: subscriber.window, renderer: renderer)
+            return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: view.json)
         }
-        return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: document)
     }
 
     /// Removes a subscriber whose stream ended; the channel stays a while for resumes.

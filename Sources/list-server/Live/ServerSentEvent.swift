@@ -27,12 +27,17 @@ enum ServerSentEvent {
 
     /// `event: reset` with the whole (windowed) document.
     static func reset(version: Int, subscription: String, document: JSONValue) -> [UInt8] {
-        let data: JSONValue = .object(JSONObject([
-            ("version", .number(Double(version))),
-            ("subscription", .string(subscription)),
-            ("doc", document),
-        ]))
-        return encode("reset", id: version, data: data.serialized())
+        reset(version: version, subscription: subscription, serializedDocument: document.serialized())
+    }
+
+    /// `event: reset` around a document already serialized (shared by all its readers).
+    static func reset(version: Int, subscription: String, serializedDocument: [UInt8]) -> [UInt8] {
+        var data = Array("{\"version\":\(version),\"subscription\":".utf8)
+        JSONValue.string(subscription).serialize(into: &data)
+        data += Array(",\"doc\":".utf8)
+        data += serializedDocument
+        data.append(UInt8(ascii: "}"))
+        return encode("reset", id: version, data: data)
     }
 
     /// `event: deleted`: the list is gone and the stream ends.

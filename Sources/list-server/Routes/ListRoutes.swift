@@ -56,7 +56,7 @@ enum ListRoutes {
         if Negotiation.explicitlyWantsJSON(request) {
             let etag = Conditional.etag(snapshot.version)
             if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
-            var response = Response.json(snapshot.document.json.serialized())
+            var response = Response.json(snapshot.documentJSON)
             response.headers["ETag"] = etag
             response.headers["Vary"] = "Accept"
             response.headers["Cache-Control"] = "no-cache"

@@ -15,14 +15,19 @@ enum PageRoutes {
         let query = try PageQuery(request)
         let etag = Conditional.etag(snapshot.version, variant: "html")
         if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
-        let page = snapshot.list.page(after: query.after, limit: query.limit)
-        let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" }
-        let pageContext = PageContext(
-            listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-            cursor: snapshot.list.lastCursor(of: page)?.encoded)
-        var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
+        let render = {
+            let page = snapshot.list.page(after: query.after, limit: query.limit)
+            let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" }
+            let pageContext = PageContext(
+                listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
+                cursor: snapshot.list.lastCursor(of: page)?.encoded)
+            return context.renderer.page(snapshot.document, page: page, context: pageContext)
+        }
+        // The first page of a version is what every visitor gets: render it once.
+        let bytes = query.after == nil ? snapshot.cache.firstPage(limit: query.limit, render) : render()
+        var response = Response.html(bytes)
         response.headers["ETag"] = etag
-        pageHeaders(&response, nextHref: nextHref)
+        pageHeaders(&response, nextHref: nil)
         SecurityHeaders.apply(to: &response)
         return response
     }
