@@ -104,3 +104,36 @@ struct LiveViewTests {
         #expect(after.more, "the appended row is beyond the window")
     }
 }
+
+@Suite("Growing a live window")
+struct LiveViewGrowTests {
+    let renderer = HTMLRenderer()
+
+    /// Growing by the rows that join gives exactly the view a full render of the grown window
+    /// gives, and a patch that takes a client there; on lists with empty sections anywhere.
+    @Test func growingEqualsAFullRender() throws {
+        var edits = RandomListEdits(seed: 23)
+        var grown = 0
+        for _ in 0..<120 {
+            var document = edits.document(sections: 6, rowsPerSection: 0...4)
+            if Bool.random(using: &edits.random) { document.sections.insert(Section(key: edits.freshKey()), at: 0) }
+            let snapshot = ListSnapshot(id: "l", version: 1, list: IndexedList(document: document))
+            var window = LiveWindow(limit: Int.random(in: 0...3, using: &edits.random), in: snapshot.list)
+            var view = LiveView(snapshot: snapshot, window: window, renderer: renderer)
+            let cache = RowMarkupCache()
+            while true {
+                let next = window.extended(by: Int.random(in: 1...5, using: &edits.random), in: snapshot.list)
+                guard let (after, patch) = LiveView.growing(view, from: window, to: next, snapshot: snapshot,
+                                                             renderer: renderer, rowMarkup: cache) else { break }
+                let full = LiveView(snapshot: snapshot, window: next, renderer: renderer)
+                #expect(after == full)
+                #expect(try patch.apply(to: view.json) == full.json)
+                view = after
+                window = next
+                grown += 1
+            }
+            #expect(!view.more || document.rowCount == 0)
+        }
+        #expect(grown > 200)
+    }
+}

@@ -16,13 +16,25 @@ extension LiveHub {
                 throw HTTPError(.conflict, "Only view=html subscriptions have a window to extend.")
             }
             let current = channel.current
-            let before = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
-            subscriber.window = subscriber.window.extended(by: extra, in: current.list)
-            let after = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
-            if !subscriber.stale && subscriber.version == current.version {
-                subscriber.stream.write(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: current.version))
+            let window = subscriber.window
+            let grown = window.extended(by: extra, in: current.list)
+            let before = channel.views[window]
+                ?? LiveView(snapshot: current, window: window, renderer: renderer, rowMarkup: channel.rowMarkup)
+            let after: LiveView
+            let patch: JSONPatch
+            if let growth = LiveView.growing(before, from: window, to: grown, snapshot: current,
+                                             renderer: renderer, rowMarkup: channel.rowMarkup) {
+                (after, patch) = growth
+            } else {
+                after = LiveView(snapshot: current, window: grown, renderer: renderer, rowMarkup: channel.rowMarkup)
+                patch = LiveView.patch(from: before, to: after)
             }
-            return (subscriber.window.rowCount(in: current.list), after.more)
+            state.channels[listID]?.views[grown] = after
+            subscriber.window = grown
+            if !subscriber.stale && subscriber.version == current.version {
+                subscriber.stream.write(ServerSentEvent.patch(patch, version: current.version))
+            }
+            return (grown.rowCount(in: current.list), after.more)
         }
     }
 
