@@ -1,12 +1,13 @@
+import HTTPServer
 import Synchronization
 
 /// Bytes computed from one snapshot and reused until the next version: the serialized
-/// document (GET JSON, `view=json` resets) and the first HTML pages (GET of a list page).
+/// document (GET JSON, `view=json` resets) and the first HTML pages' answers (GET of a list page).
 /// A snapshot never changes, so nothing here is ever stale.
 final class SnapshotCache: Sendable {
     private struct Storage {
         var documentJSON: [UInt8]?
-        var firstPages: [Int: [UInt8]] = [:]
+        var firstPages: [Int: PreparedResponse] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -21,13 +22,14 @@ final class SnapshotCache: Sendable {
         return bytes
     }
 
-    /// The HTML page of the first `limit` rows, computed once per limit.
-    func firstPage(limit: Int, _ make: () -> [UInt8]) -> [UInt8] {
-        if let bytes = storage.withLock({ $0.firstPages[limit] }) { return bytes }
-        let bytes = make()
+    /// The complete answer for the HTML page of the first `limit` rows, built once per limit
+    /// (status, headers and bytes, handed to libmicrohttpd as they are).
+    func firstPage(limit: Int, _ make: () throws -> Response) throws -> PreparedResponse {
+        if let prepared = storage.withLock({ $0.firstPages[limit] }) { return prepared }
+        let prepared = try PreparedResponse(make())
         storage.withLock { storage in
-            if storage.firstPages.count < Self.maxPages { storage.firstPages[limit] = bytes }
+            if storage.firstPages.count < Self.maxPages { storage.firstPages[limit] = prepared }
         }
-        return bytes
+        return prepared
     }
 }

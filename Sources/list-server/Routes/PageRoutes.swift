@@ -21,15 +21,15 @@ enum PageRoutes {
             let pageContext = PageContext(
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
                 cursor: snapshot.list.lastCursor(of: page)?.encoded)
-            return context.renderer.page(snapshot.document, page: page, context: pageContext)
+            var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
+            response.headers["ETag"] = etag
+            pageHeaders(&response, nextHref: nextHref)
+            SecurityHeaders.apply(to: &response)
+            return response
         }
-        // The first page of a version is what every visitor gets: render it once.
-        let bytes = query.after == nil ? snapshot.cache.firstPage(limit: query.limit, render) : render()
-        var response = Response.html(bytes)
-        response.headers["ETag"] = etag
-        pageHeaders(&response, nextHref: nil)
-        SecurityHeaders.apply(to: &response)
-        return response
+        // The first page of a version is what every visitor gets: build its answer once.
+        if query.after == nil { return Response(prepared: try snapshot.cache.firstPage(limit: query.limit, render)) }
+        return render()
     }
 
     /// `GET /lists/{id}/rows`: JSON `{"sections", "next"}` or, for `Accept: text/html`, the

@@ -21,8 +21,7 @@ struct RouterClient {
     @discardableResult
     func send(_ method: HTTPMethod, _ target: String, _ body: String = "", headers: HTTPHeaders = HTTPHeaders()) throws -> Answer {
         let response = router.respond(to: try Request(method: method, target: target, headers: headers, body: Array(body.utf8)))
-        guard case .bytes(let bytes) = response.body else { return Answer(response: response, body: "") }
-        return Answer(response: response, body: String(decoding: bytes, as: UTF8.self))
+        return Answer(response: response, body: String(decoding: response.bodyBytes ?? [], as: UTF8.self))
     }
 
     func get(_ target: String, accept: String? = nil) throws -> Answer {
