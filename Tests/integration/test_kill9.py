@@ -8,15 +8,13 @@ the version is at least the last acknowledged one. Repeats a few rounds on the s
 import http.client
 import json
 import os
-import re
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-BIN = os.environ.get("LIST_SERVER_BIN") or sys.exit("LIST_SERVER_BIN is not set (run through scripts/integration)")
+import livetest  # starts servers (LIST_SERVER_BIN) on port 0
 ROUNDS = 3
 WRITERS = 3
 passed = failed = 0
@@ -32,17 +30,9 @@ def check(condition, message):
 
 
 def start(db):
-    process = subprocess.Popen([BIN, "--port", "0", "--db", db, "--quiet"], stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = process.stderr.readline()
-        match = re.search(r"ready at http://127\.0\.0\.1:(\d+)/", line)
-        if match:
-            threading.Thread(target=process.stderr.read, daemon=True).start()  # keep draining the log
-            return process, int(match.group(1))
-        if not line and process.poll() is not None:
-            break
-    sys.exit("the server did not start")
+    """A server on the database file `db`: (its process, its port)."""
+    server = livetest.Server(db=db)
+    return server.process, server.port
 
 
 def request(port, method, path, body=None, content_type="application/json", timeout=5):

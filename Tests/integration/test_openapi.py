@@ -3,14 +3,10 @@ method answers on a real server (no route-level 404 or 405), with one of its doc
 """
 import http.client
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
-import time
 
-BIN = os.environ.get("LIST_SERVER_BIN") or sys.exit("LIST_SERVER_BIN is not set (run through scripts/integration)")
+import livetest  # starts the server (LIST_SERVER_BIN) on port 0
 passed = failed = 0
 
 
@@ -23,13 +19,8 @@ def check(condition, message):
         print("FAIL:", message)
 
 
-process = subprocess.Popen([BIN, "--port", "0", "--db", ":memory:", "--quiet", "--demo"], stderr=subprocess.PIPE, text=True)
-port = None
-deadline = time.time() + 30
-while time.time() < deadline and port is None:
-    match = re.search(r"ready at http://127\.0\.0\.1:(\d+)/", process.stderr.readline())
-    port = int(match.group(1)) if match else None
-port or sys.exit("the server did not start")
+server = livetest.Server("--demo")
+port = server.port
 
 
 def call(method, path, body=None, headers=None):
@@ -76,7 +67,6 @@ for path, method, operation in operations:
         check(not detail.startswith("Nothing is served") and status != 405, f"{method.upper()} {target}: the route does not exist: {detail}")
     print(f"{method.upper():6} {target:50} {status}")
 
-process.send_signal(signal.SIGTERM)
-process.wait(timeout=10)
+server.stop()
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
