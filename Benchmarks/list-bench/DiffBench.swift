@@ -50,21 +50,3 @@ private func percent(_ part: Int, _ whole: Int) -> String {
     String(format: "%.1f%%", Double(part) / Double(whole) * 100)
 }
 
-/// Like `medianSeconds`, but in this thread's CPU time, which a busy machine disturbs less
-/// than wall-clock time (other processes' time slices are not counted).
-private func medianThreadCPUSeconds(iterations: Int, _ body: () -> Void) -> Double {
-    func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    body()
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        let start = now()
-        body()
-        samples.append(now() - start)
-    }
-    samples.sort()
-    return samples[samples.count / 2]
-}

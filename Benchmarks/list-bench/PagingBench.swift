@@ -1,5 +1,5 @@
 import Foundation
-import ListModel
+@_spi(Testing) import ListModel
 
 /// Pages, order keys and validation on a 1,000,000-row list (1,000 sections × 1,000 rows).
 func runPagingBenchmarks() {
@@ -31,7 +31,7 @@ func runPagingBenchmarks() {
     print("  window(through:) of 1,000 rows:", timed(iterations: 101) { blackHole(list.window(through: windowEnd)) }.text)
 
     // A 1% edit: 5,000 inserts, 2,500 deletes, 2,500 moves at random places.
-    var rng = BenchRandom(seed: 1)
+    var rng = SplitMix64(seed: 1)  // the same edits on every run
     var edited = doc
     for i in 0..<10_000 {
         let s = Int(rng.next() % UInt64(sectionCount))
@@ -82,41 +82,12 @@ func runPagingBenchmarks() {
     print("  ListDocument.json, \(rowCount) rows:", timed(iterations: 3) { blackHole(doc.json) }.text)
 }
 
-/// SplitMix64: the same edits on every run.
-private struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
-/// Like `medianSeconds`, but thread CPU time: steadier than wall time on a shared machine.
-private func medianCPUSeconds(iterations: Int = 11, _ body: () -> Void) -> Double {
-    func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    body()
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        let start = now()
-        body()
-        samples.append(now() - start)
-    }
-    samples.sort()
-    return samples[samples.count / 2]
-}
 
 /// Wall and CPU medians side by side, e.g. `1.20 ms (CPU 0.95 ms)`.
 private func timed(iterations: Int, _ body: () -> Void) -> (wall: Double, text: String) {
     let wall = medianSeconds(iterations: iterations, body)
-    let cpu = medianCPUSeconds(iterations: iterations, body)
+    let cpu = medianThreadCPUSeconds(iterations: iterations, body)
     return (wall, "\(short(wall)) (CPU \(short(cpu)))")
 }
 

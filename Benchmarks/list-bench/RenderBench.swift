@@ -2,23 +2,6 @@ import Foundation
 import HTMLRenderer
 import ListModel
 
-/// The median thread CPU time of `body` over `iterations` runs after one warm-up: on a machine
-/// shared with other work this moves far less than wall time.
-private func medianCPUSeconds(iterations: Int = 21, _ body: () -> Void) -> Double {
-    func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    body()
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        let start = now()
-        body()
-        samples.append(now() - start)
-    }
-    return samples.sorted()[iterations / 2]
-}
 
 /// `sections` × `rows` rows of four text columns whose text needs escaping (`&`, `<`, quotes).
 func renderBenchDocument(sections: Int = 10, rows: Int = 1_000) -> ListDocument {
@@ -65,7 +48,7 @@ func runRenderBenchmarks() {
             size = html.count
             blackHole(html)
         }
-        let cpu = medianCPUSeconds { blackHole(renderer.table(doc)) }
+        let cpu = medianThreadCPUSeconds(iterations: 21) { blackHole(renderer.table(doc)) }
         print(
             "  HTMLRenderer.table, 10 × 1,000 rows, \(name): median \(ms(seconds)), \(size) bytes, "
                 + "\(mbps(bytes: size, seconds: seconds)); thread CPU median \(ms(cpu)), \(mbps(bytes: size, seconds: cpu))")
