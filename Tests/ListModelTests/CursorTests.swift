@@ -1,5 +1,5 @@
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
 @Suite struct CursorTests {
     /// base64url of `body` followed by its checksum: a cursor text with any content.

@@ -1,20 +1,6 @@
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
-/// A seeded generator, so a failing random test can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// A random valid document: up to `sections` sections (some empty) of up to `rowsPerSection` rows.
 func randomDocument(sections: Int, rowsPerSection: Int, using rng: inout SplitMix64) -> ListDocument {
     let columns = [
         Column(key: "name", title: "Name"), Column(key: "pop", title: "Pop", kind: .number),

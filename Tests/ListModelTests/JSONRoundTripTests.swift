@@ -1,24 +1,13 @@
 import Foundation
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 private let awkwardScalars: [Unicode.Scalar] = [
     "\"", "\\", "/", "\u{0}", "\u{1f}", "\n", "\t", "\u{7f}", "é", "\u{2028}", "\u{2029}", "😀", "\u{FFFF}", "\u{10FFFF}", "a", " ",
 ]
 
-private func randomString(_ rng: inout SplitMix) -> String {
+private func randomString(_ rng: inout SplitMix64) -> String {
     var scalars = String.UnicodeScalarView()
     for _ in 0..<Int.random(in: 0...12, using: &rng) {
         if Bool.random(using: &rng) {
@@ -30,7 +19,7 @@ private func randomString(_ rng: inout SplitMix) -> String {
     return String(scalars)
 }
 
-private func randomNumber(_ rng: inout SplitMix) -> Double {
+private func randomNumber(_ rng: inout SplitMix64) -> Double {
     switch Int.random(in: 0..<4, using: &rng) {
     case 0: return Double(Int.random(in: -1_000_000...1_000_000, using: &rng))
     case 1: return Double.random(in: -1e6...1e6, using: &rng)
@@ -43,7 +32,7 @@ private func randomNumber(_ rng: inout SplitMix) -> Double {
     }
 }
 
-private func randomValue(_ rng: inout SplitMix, depth: Int) -> JSONValue {
+private func randomValue(_ rng: inout SplitMix64, depth: Int) -> JSONValue {
     let kind = depth >= 4 ? Int.random(in: 0..<4, using: &rng) : Int.random(in: 0..<6, using: &rng)
     switch kind {
     case 0: return .null
@@ -60,7 +49,7 @@ private func randomValue(_ rng: inout SplitMix, depth: Int) -> JSONValue {
 
 @Suite struct JSONRoundTripTests {
     @Test func randomValuesRoundTripCanonically() throws {
-        var rng = SplitMix(state: 20261121)
+        var rng = SplitMix64(seed: 20261121)
         for _ in 0..<2_000 {
             let value = randomValue(&rng, depth: 0)
             let bytes = value.serialized()
@@ -75,7 +64,7 @@ private func randomValue(_ rng: inout SplitMix, depth: Int) -> JSONValue {
     }
 
     @Test func randomBytesNeverCrashTheParser() {
-        var rng = SplitMix(state: 7)
+        var rng = SplitMix64(seed: 7)
         let alphabet = Array(#"{}[]",:0123456789-+.eEtruefalsn \u\\"#.utf8) + [0xC3, 0xA9, 0xED, 0xA0, 0x80, 0xFF, 0x00]
         var accepted = 0
         for _ in 0..<20_000 {

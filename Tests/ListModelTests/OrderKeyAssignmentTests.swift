@@ -1,5 +1,5 @@
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
 /// Row key → order key.
 func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow }

@@ -1,5 +1,5 @@
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
 @Suite struct OrderKeyTests {
     func key(_ text: String) -> OrderKey { OrderKey(rawValue: text) }

@@ -1,5 +1,5 @@
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
 /// A document of sections given as (key, row keys).
 func makeDocument(_ sections: [(String, [String])]) -> ListDocument {

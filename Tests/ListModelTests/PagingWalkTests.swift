@@ -1,5 +1,5 @@
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
 @Suite struct PagingWalkTests {
     /// API.md section 4: a walk over all pages while others write returns every row that
