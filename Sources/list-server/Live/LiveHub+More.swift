@@ -51,7 +51,7 @@ extension LiveHub {
             for channel in state.channels.values {
                 for subscriber in channel.subscribers.values where subscriber.stale {
                     if subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes / 4 {
-                        subscriber.stream.write(resetEvent(for: subscriber, at: channel.current))
+                        subscriber.stream.write(resetEvent(for: subscriber, at: channel.current, rowMarkup: channel.rowMarkup))
                         subscriber.version = channel.current.version
                         subscriber.stale = false
                         state.staleCount -= 1

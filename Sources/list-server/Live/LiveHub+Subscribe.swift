@@ -48,7 +48,8 @@ extension LiveHub {
             stream.write(ServerSentEvent.encode(
                 "subscription", id: nil,
                 data: JSONValue.object(JSONObject([("subscription", .string(id)), ("version", .number(Double(current.version)))])).serialized()))
-            for event in firstEvents(for: subscriber, request: request, current: current, base: base) {
+            for event in firstEvents(for: subscriber, request: request, current: current, base: base,
+                                     rowMarkup: channel.rowMarkup) {
                 stream.write(event)
             }
             channel.subscribers[id] = subscriber
@@ -67,7 +68,7 @@ extension LiveHub {
 
     /// The reset, or the patches that bring a client at `since` to `current`.
     private func firstEvents(for subscriber: Subscriber, request: SubscribeRequest, current: ListSnapshot,
-                             base: ListSnapshot?) -> [[UInt8]] {
+                             base: ListSnapshot?, rowMarkup: RowMarkupCache) -> [[UInt8]] {
         if let since = request.since, since == current.version { return [] }
         switch subscriber.view {
         case .json:
@@ -76,12 +77,13 @@ extension LiveHub {
                changes.first?.version == since + 1, changes.last?.version == current.version {
                 return changes.map { ServerSentEvent.patch(serialized: $0.patch, version: $0.version) }
             }
-            return [ServerSentEvent.reset(version: current.version, subscription: subscriber.id, document: current.document.json)]
+            return [resetEvent(for: subscriber, at: current, rowMarkup: rowMarkup)]
         case .html:
             if let base {
-                let view = LiveView(snapshot: current, window: subscriber.window, renderer: renderer)
+                let view = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: rowMarkup)
                 var patch = LiveView.patch(
-                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer), to: view)
+                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer, rowMarkup: rowMarkup),
+                    to: view)
                 // The client may have named its window by row count (`limit=`): its `until` can
                 // differ from the window's, so the first patch always states it.
                 let until = JSONPointer(tokens: ["until"])
@@ -90,18 +92,19 @@ extension LiveHub {
                 }
                 return [ServerSentEvent.patch(patch, version: current.version)]
             }
-            return [resetEvent(for: subscriber, at: current)]
+            return [resetEvent(for: subscriber, at: current, rowMarkup: rowMarkup)]
         }
     }
 
-    /// A `reset` for this subscriber's view at `snapshot`.
-    func resetEvent(for subscriber: Subscriber, at snapshot: ListSnapshot) -> [UInt8] {
+    /// A `reset` for this subscriber's view at `snapshot`; `rowMarkup` is its channel's cache of
+    /// rendered rows, so a reset renders only rows no view has rendered yet.
+    func resetEvent(for subscriber: Subscriber, at snapshot: ListSnapshot, rowMarkup: RowMarkupCache) -> [UInt8] {
         switch subscriber.view {
         case .json:
             return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id,
                                          serializedDocument: snapshot.documentJSON)
         case .html:
-            let view = LiveView(snapshot: snapshot, window: subscriber.window, renderer: renderer)
+            let view = LiveView(snapshot: snapshot, window: subscriber.window, renderer: renderer, rowMarkup: rowMarkup)
             return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: view.json)
         }
     }
