@@ -32,10 +32,8 @@ enum ListRoutes {
 
     /// `PUT /lists/{id}`: create (201) or replace (200) the whole document.
     static func put(_ request: Request, _ context: ServerContext) throws -> Response {
-        try context.authorization.requireWriter(request)
-        let id = try ListID.validated(request.parameter("id"))
-        try Negotiation.requireBody(of: "application/json", request)
-        let precondition = try Conditional.precondition(request)
+        let write = try WriteRequest(request, context, body: "application/json")
+        let (id, precondition) = (write.id, write.precondition)
         return try APIError.mapping {
             let document = try ListDocument(json: JSONValue(parsing: request.body), limits: context.documentLimits)
             var created = false
@@ -67,10 +65,8 @@ enum ListRoutes {
 
     /// `PATCH /lists/{id}`: an RFC 6902 patch applied atomically.
     static func patch(_ request: Request, _ context: ServerContext) throws -> Response {
-        try context.authorization.requireWriter(request)
-        let id = try ListID.validated(request.parameter("id"))
-        try Negotiation.requireBody(of: "application/json-patch+json", request)
-        let precondition = try Conditional.precondition(request)
+        let write = try WriteRequest(request, context, body: "application/json-patch+json")
+        let (id, precondition) = (write.id, write.precondition)
         return try APIError.mapping {
             let patch = try JSONPatch(parsing: request.body)
             let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
@@ -83,9 +79,8 @@ enum ListRoutes {
 
     /// `DELETE /lists/{id}`: 204; subscribers get `event: deleted`.
     static func delete(_ request: Request, _ context: ServerContext) throws -> Response {
-        try context.authorization.requireWriter(request)
-        let id = try ListID.validated(request.parameter("id"))
-        let precondition = try Conditional.precondition(request)
+        let write = try WriteRequest(request, context, body: nil)
+        let (id, precondition) = (write.id, write.precondition)
         return try APIError.mapping {
             try context.registry.delete(id: id, precondition: precondition)
             return Response(status: .noContent)

@@ -11,11 +11,9 @@ enum RowRoutes {
 
     /// `POST …/sections/{section}/rows[?before=ROW|?after=ROW]`: a JSON array of rows.
     static func insert(_ request: Request, _ context: ServerContext) throws -> Response {
-        try context.authorization.requireWriter(request)
-        let id = try ListID.validated(request.parameter("id"))
+        let write = try WriteRequest(request, context, body: "application/json")
+        let (id, precondition) = (write.id, write.precondition)
         let sectionKey = try request.parameter("section")
-        try Negotiation.requireBody(of: "application/json", request)
-        let precondition = try Conditional.precondition(request)
         let position = try insertPosition(request)
         return try APIError.mapping {
             let json = try JSONValue(parsing: request.body)
@@ -33,11 +31,9 @@ enum RowRoutes {
     /// `PUT …/rows/{row}`: replaces that row in place. The body's `key` may be left out; if
     /// given it must be the row's key.
     static func replace(_ request: Request, _ context: ServerContext) throws -> Response {
-        try context.authorization.requireWriter(request)
-        let id = try ListID.validated(request.parameter("id"))
+        let write = try WriteRequest(request, context, body: "application/json")
+        let (id, precondition) = (write.id, write.precondition)
         let rowKey = try request.parameter("row")
-        try Negotiation.requireBody(of: "application/json", request)
-        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
             guard case .object(var object) = try JSONValue(parsing: request.body) else {
                 throw HTTPError(.unprocessableContent, "The body must be a row object.")
@@ -58,10 +54,9 @@ enum RowRoutes {
 
     /// `DELETE …/rows/{row}`: 204 with the new version in `ETag`.
     static func remove(_ request: Request, _ context: ServerContext) throws -> Response {
-        try context.authorization.requireWriter(request)
-        let id = try ListID.validated(request.parameter("id"))
+        let write = try WriteRequest(request, context, body: nil)
+        let (id, precondition) = (write.id, write.precondition)
         let rowKey = try request.parameter("row")
-        let precondition = try Conditional.precondition(request)
         return try APIError.mapping {
             let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
                 var document = old!
