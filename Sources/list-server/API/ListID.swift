@@ -1,4 +1,3 @@
-import ListModel
 import HTTPServer
 
 /// List ids: `[A-Za-z0-9][A-Za-z0-9._-]{0,63}` (API.md section 2).
@@ -16,23 +15,5 @@ enum ListID {
             throw HTTPError(.badRequest, "A list id is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit.")
         }
         return raw
-    }
-}
-
-/// The small JSON answer of every write: which list, its new version and its row count.
-enum WriteAnswer {
-    static func response(_ snapshot: ListSnapshot, status: HTTPStatus = .ok) -> Response {
-        if status == .noContent {
-            return Response(status: .noContent, headers: ["ETag": Conditional.etag(snapshot.version)])
-        }
-        let body: JSONValue = [
-            "id": .string(snapshot.id),
-            "version": .number(Double(snapshot.version)),
-            "rows": .number(Double(snapshot.list.rowCount)),
-        ]
-        var response = Response.json(body.serialized(), status: status)
-        response.headers["ETag"] = Conditional.etag(snapshot.version)
-        if status == .created { response.headers["Location"] = "/lists/\(snapshot.id)" }
-        return response
     }
 }
