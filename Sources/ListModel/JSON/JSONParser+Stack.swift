@@ -40,6 +40,14 @@ struct ParseStack<Element>: ~Copyable {
         return result
     }
 
+    /// Removes the items from `first` to the top, handing them to `body`, which must move every
+    /// one of them out (they count as uninitialized afterwards).
+    mutating func popMoving<R>(from first: Int, _ body: (UnsafeMutablePointer<Element>, Int) -> R) -> R {
+        let n = count - first
+        count = first
+        return body(storage + first, n)
+    }
+
     private mutating func grow() {
         let newCapacity = capacity * 2
         let newStorage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)

@@ -135,7 +135,7 @@ struct JSONParser: ~Copyable {
             throw failure("unexpected \(describeByte(at: index)) in object, expected ',' or '}'")
         }
         depth -= 1
-        return .object(JSONObject(uniqueMembers: memberStack.popArray(from: first)))
+        return .object(memberStack.popMoving(from: first) { JSONObject(movingUniqueMembersFrom: $0, count: $1) })
     }
 
     /// Whether `key` already names a member of the object whose members start at `first` on
