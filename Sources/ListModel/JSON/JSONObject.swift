@@ -24,24 +24,24 @@ public struct JSONObject: Sendable {
 
     /// An object from members already known to have unique names.
     init(uniqueMembers: [Member]) {
-        storage = uniqueMembers.isEmpty ? nil : JSONObjectStorage.make(copying: uniqueMembers)
+        storage = uniqueMembers.isEmpty ? nil : JSONObjectStorage.make(uniqueMembers)
     }
 
     /// An object that takes ownership of `count` initialized members at `source` (moved, not
     /// copied); the names must be unique. This is the parser's path.
-    init(movingUniqueMembersFrom source: UnsafeMutablePointer<Member>, count: Int) {
+    init(movingUniqueMembersFrom source: UnsafeMutablePointer<JSONObjectEntry>, count: Int) {
         storage = count == 0 ? nil : JSONObjectStorage.make(moving: source, count: count)
     }
 
     /// The members in order.
-    public var members: [Member] { withMembers { Array($0) } }
+    public var members: [Member] { withMembers { $0.map { ($0.key, $0.value) } } }
 
     public var count: Int { storage?.count ?? 0 }
     public var isEmpty: Bool { count == 0 }
     public var keys: [String] { withMembers { $0.map(\.key) } }
 
     /// Runs `body` over the members in order, without copying them.
-    func withMembers<R>(_ body: (UnsafeBufferPointer<Member>) throws -> R) rethrows -> R {
+    func withMembers<R>(_ body: (UnsafeBufferPointer<JSONObjectEntry>) throws -> R) rethrows -> R {
         guard let storage else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try storage.withMembers(body)
     }
@@ -58,7 +58,7 @@ public struct JSONObject: Sendable {
             if let index = index(forKey: key) {
                 if let newValue { modifyValue(at: index) { $0 = newValue } } else { remove(at: index) }
             } else if let newValue {
-                append((key, newValue))
+                append(JSONObjectEntry(key: key, value: newValue))
             }
         }
     }
@@ -87,11 +87,12 @@ public struct JSONObject: Sendable {
     mutating func remove(at index: Int) -> Member {
         precondition(index >= 0 && index < count, "JSONObject index out of range")
         makeUnique(capacity: count)
-        return storage!.remove(at: index)
+        let removed = storage!.remove(at: index)
+        return (removed.key, removed.value)
     }
 
     /// Adds a member at the end; the caller has checked that the name is new.
-    private mutating func append(_ member: Member) {
+    private mutating func append(_ member: JSONObjectEntry) {
         makeUnique(capacity: count + 1)
         storage!.append(member)
     }
@@ -113,7 +114,8 @@ extension JSONObject: Sequence {
         public mutating func next() -> Member? {
             guard index < object.count else { return nil }
             defer { index += 1 }
-            return object.storage!.members[index]
+            let entry = object.storage!.members[index]
+            return (entry.key, entry.value)
         }
     }
 
@@ -130,7 +132,7 @@ extension JSONObject: Equatable {
                 guard left.count == right.count else { return false }
                 for index in left.indices {
                     // Members usually share their order: try the same position before searching.
-                    let (key, value) = left[index]
+                    let key = left[index].key, value = left[index].value
                     let same = right[index]
                     if utf8Equal(same.key, key) {
                         guard same.value == value else { return false }

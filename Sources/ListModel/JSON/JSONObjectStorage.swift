@@ -1,3 +1,10 @@
+/// One member as stored: a struct rather than the public tuple, so that destroying one is
+/// compiled code instead of the runtime's generic tuple destroy.
+struct JSONObjectEntry {
+    var key: String
+    var value: JSONValue
+}
+
 /// The count and capacity of a ``JSONObjectStorage``.
 struct JSONObjectHeader {
     var count: Int
@@ -8,7 +15,7 @@ struct JSONObjectHeader {
 ///
 /// Immutable once shared: ``JSONObject`` copies it before any edit unless it holds the only
 /// reference, which is what makes sharing it across threads sound.
-final class JSONObjectStorage: ManagedBuffer<JSONObjectHeader, JSONObject.Member> {
+final class JSONObjectStorage: ManagedBuffer<JSONObjectHeader, JSONObjectEntry> {
     /// Empty storage with room for `capacity` members.
     static func make(capacity: Int) -> JSONObjectStorage {
         let buffer = create(minimumCapacity: capacity) { _ in JSONObjectHeader(count: 0, capacity: capacity) }
@@ -16,7 +23,7 @@ final class JSONObjectStorage: ManagedBuffer<JSONObjectHeader, JSONObject.Member
     }
 
     /// Storage holding copies of `members`, with room for at least `capacity`.
-    static func make(copying members: UnsafeBufferPointer<JSONObject.Member>, capacity: Int = 0) -> JSONObjectStorage {
+    static func make(copying members: UnsafeBufferPointer<JSONObjectEntry>, capacity: Int = 0) -> JSONObjectStorage {
         let storage = make(capacity: Swift.max(capacity, members.count))
         storage.withUnsafeMutablePointers { header, elements in
             if let source = members.baseAddress { elements.initialize(from: source, count: members.count) }
@@ -25,13 +32,20 @@ final class JSONObjectStorage: ManagedBuffer<JSONObjectHeader, JSONObject.Member
         return storage
     }
 
-    /// Storage holding copies of `members`.
-    static func make(copying members: [JSONObject.Member]) -> JSONObjectStorage {
-        members.withUnsafeBufferPointer { make(copying: $0) }
+    /// Storage holding `members`.
+    static func make(_ members: [JSONObject.Member]) -> JSONObjectStorage {
+        let storage = make(capacity: members.count)
+        storage.withUnsafeMutablePointers { header, elements in
+            for (index, member) in members.enumerated() {
+                (elements + index).initialize(to: JSONObjectEntry(key: member.key, value: member.value))
+            }
+            header.pointee.count = members.count
+        }
+        return storage
     }
 
     /// Storage that takes over `count` members from `source`, leaving that memory uninitialized.
-    static func make(moving source: UnsafeMutablePointer<JSONObject.Member>, count: Int) -> JSONObjectStorage {
+    static func make(moving source: UnsafeMutablePointer<JSONObjectEntry>, count: Int) -> JSONObjectStorage {
         let buffer = create(minimumCapacity: count) { _ in JSONObjectHeader(count: count, capacity: count) }
         let storage = unsafeDowncast(buffer, to: JSONObjectStorage.self)
         storage.withUnsafeMutablePointerToElements { $0.moveInitialize(from: source, count: count) }
@@ -48,18 +62,18 @@ final class JSONObjectStorage: ManagedBuffer<JSONObjectHeader, JSONObject.Member
     var room: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
 
     /// The first member; valid while this storage is alive.
-    var members: UnsafeMutablePointer<JSONObject.Member> {
+    var members: UnsafeMutablePointer<JSONObjectEntry> {
         withUnsafeMutablePointerToElements { $0 }
     }
 
-    func withMembers<R>(_ body: (UnsafeBufferPointer<JSONObject.Member>) throws -> R) rethrows -> R {
+    func withMembers<R>(_ body: (UnsafeBufferPointer<JSONObjectEntry>) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { header, members in
             try body(UnsafeBufferPointer(start: members, count: header.pointee.count))
         }
     }
 
     /// Appends a member; the caller has made sure there is room.
-    func append(_ member: JSONObject.Member) {
+    func append(_ member: JSONObjectEntry) {
         withUnsafeMutablePointers { header, members in
             (members + header.pointee.count).initialize(to: member)
             header.pointee.count += 1
@@ -67,7 +81,7 @@ final class JSONObjectStorage: ManagedBuffer<JSONObjectHeader, JSONObject.Member
     }
 
     /// Removes the member at `index`, closing the gap.
-    func remove(at index: Int) -> JSONObject.Member {
+    func remove(at index: Int) -> JSONObjectEntry {
         withUnsafeMutablePointers { header, members in
             let removed = (members + index).move()
             (members + index).moveInitialize(from: members + index + 1, count: header.pointee.count - index - 1)

@@ -24,7 +24,7 @@ struct ParseStack<Element>: ~Copyable {
 
     mutating func push(_ element: consuming Element) {
         if count == capacity { grow() }
-        (storage + count).initialize(to: element)
+        (storage + count).initialize(to: consume element)
         count += 1
     }
 

@@ -28,7 +28,12 @@ extension JSONParser {
         if highBits & 0x8080_8080_8080_8080 != 0 { sawNonASCII = true }
         let slice = UnsafeBufferPointer(start: base + start, count: i - start)
         index = i + 1
-        if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+        if !sawNonASCII {
+            if slice.count <= 15, start + 16 <= end, let shortStrings {
+                return shortStrings.string(at: base + start, length: slice.count)
+            }
+            return String(decoding: slice, as: UTF8.self)
+        }
         guard let string = String(validating: slice, as: UTF8.self) else {
             throw invalidUTF8(from: start, to: i)
         }

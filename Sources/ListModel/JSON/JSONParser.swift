@@ -11,11 +11,13 @@ struct JSONParser: ~Copyable {
     var depth = 0
     /// Reused buffer for strings holding escapes.
     var scratch: [UInt8] = []
+    /// Short strings seen before, reused instead of built again; created for long inputs only.
+    var shortStrings: ShortStringCache?
     /// Elements of the arrays being parsed, innermost last; each array is copied out at its
     /// close with its exact size, so parsing allocates once per container.
     private var elementStack = ParseStack<JSONValue>()
     /// Members of the objects being parsed, innermost last.
-    private var memberStack = ParseStack<JSONObject.Member>()
+    private var memberStack = ParseStack<JSONObjectEntry>()
 
     /// Parses one JSON text that must fill all of `bytes`.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
@@ -36,7 +38,11 @@ struct JSONParser: ~Copyable {
         self.base = base
         self.end = end
         self.maxDepth = maxDepth
+        // Below a few kilobytes, building the cache costs more than it saves.
+        shortStrings = end >= 4096 ? ShortStringCache() : nil
     }
+
+    deinit { shortStrings?.deallocate() }
 
     // MARK: Values
 
@@ -81,7 +87,7 @@ struct JSONParser: ~Copyable {
         while true {
             skipWhitespace()
             let element = try parseValue()
-            elementStack.push(element)
+            elementStack.push(consume element)
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in array") }
             let byte = base[index]
@@ -124,7 +130,7 @@ struct JSONParser: ~Copyable {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            memberStack.push((key, value))
+            memberStack.push(JSONObjectEntry(key: consume key, value: consume value))
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in object") }
             let byte = base[index]
