@@ -48,6 +48,12 @@ struct ParseStack<Element>: ~Copyable {
         return body(storage + first, n)
     }
 
+    /// Removes the items from `first` to the top.
+    mutating func popAll(from first: Int) {
+        (storage + first).deinitialize(count: count - first)
+        count = first
+    }
+
     private mutating func grow() {
         let newCapacity = capacity * 2
         let newStorage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
