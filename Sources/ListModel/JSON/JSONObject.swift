@@ -79,7 +79,9 @@ public struct JSONObject: Sendable {
     mutating func modifyValue<R, E: Error>(at index: Int, _ body: (inout JSONValue) throws(E) -> R) throws(E) -> R {
         precondition(index >= 0 && index < count, "JSONObject index out of range")
         makeUnique(capacity: count)
-        return try body(&storage!.members[index].value)
+        // The storage stays alive and unique while `body` runs: only the value is lent out.
+        let members = storage.unsafelyUnwrapped.members
+        return try body(&members[index].value)
     }
 
     /// Removes and returns the member at `index`.
