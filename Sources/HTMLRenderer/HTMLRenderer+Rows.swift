@@ -68,28 +68,12 @@ extension HTMLWriter {
         case (.muted, false): raw("\" class=\"row-muted\">")
         case (.muted, true): raw("\" class=\"row-muted linked\">")
         }
-        let cells = row.cells
-        let columnCount = columns.count
-        if cells.count <= 16, columnCount <= 16 {
-            // Match each cell to its column by comparing keys: no hashing (which cost 15% here).
-            // The matches are dictionary indexes (plain values), so no cell is copied twice.
-            typealias Index = Dictionary<String, CellValue>.Index
-            let missing = cells.endIndex
-            withUnsafeTemporaryAllocation(of: Index.self, capacity: columnCount) { found in
-                found.initialize(repeating: missing)
-                var index = cells.startIndex
-                while index != missing {
-                    if let column = columns.index(ofKey: cells.keys[index]) { found[column] = index }
-                    cells.formIndex(after: &index)
-                }
-                for column in 0..<columnCount {
-                    let at = found[column]
-                    cell(cells, at: at == missing ? nil : at, row: row, linked: linked, column: column, of: columns)
-                }
-            }
-        } else {
-            for column in 0..<columnCount {
-                cell(cells, at: cells.isEmpty ? nil : cells.index(forKey: columns.columns[column].key), row: row, linked: linked, column: column, of: columns)
+        // Cells are read in place from the row's array; each column finds its cell by key
+        // (usually at the column's own position), comparing the keys' bits before the strings.
+        row.cells.withUnsafeEntries { entries in
+            for column in 0..<columns.count {
+                let entry = columns.entryIndex(forColumn: column, in: entries).map { entries.baseAddress! + $0 }
+                cell(entry, row: row, linked: linked, column: column, of: columns)
             }
         }
         raw("</tr>")
@@ -98,8 +82,7 @@ extension HTMLWriter {
     /// One `<td>`; the one at `columns.rowLinkColumn` of a linked row holds the row's link.
     @inline(__always)
     private mutating func cell(
-        _ cells: borrowing [String: CellValue], at: Dictionary<String, CellValue>.Index?, row: Row, linked: Bool,
-        column index: Int, of columns: ResolvedColumns
+        _ entry: UnsafePointer<RowCells.Entry>?, row: borrowing Row, linked: Bool, column index: Int, of columns: ResolvedColumns
     ) {
         let plan = columns.plans[index]
         switch plan {
@@ -119,24 +102,30 @@ extension HTMLWriter {
             escape(row.href!)
             raw("\">")
             let before = count
-            cellContent(cells, at: at, plan: plan, column: index, of: columns)
+            cellContent(entry, plan: plan, column: index, of: columns)
             if count == before { raw("<span class=\"visually-hidden\">Open</span>") }
             raw("</a></td>")
         } else {
-            cellContent(cells, at: at, plan: plan, column: index, of: columns)
+            cellContent(entry, plan: plan, column: index, of: columns)
             raw("</td>")
         }
     }
 
     @inline(__always)
     private mutating func cellContent(
-        _ cells: borrowing [String: CellValue], at: Dictionary<String, CellValue>.Index?, plan: CellPlan,
-        column index: Int, of columns: ResolvedColumns
+        _ entry: UnsafePointer<RowCells.Entry>?, plan: CellPlan, column index: Int, of columns: ResolvedColumns
     ) {
         if case .custom = plan {
-            columns.customs[index]!.render(at.map { cells.values[$0] }, columns.columns[index], &self)
-        } else if let at {
-            builtInCell(present: cells.values[at])
+            columns.customs[index]!.render(entry?.pointee.value, columns.columns[index], &self)
+        } else if let entry {
+            // The value is copied once and consumed by the switch, which moves its payload out:
+            // this spares a destroy of the whole enum (an outlined value-witness call) per cell.
+            let value = entry.pointee.value
+            switch consume value {
+            case .text(let string): text(string)
+            case .number(let number): appendNumber(number)
+            case let other: builtInCell(present: other)
+            }
         }
     }
 
