@@ -11,71 +11,97 @@ extension HTMLWriter {
 
     /// Escapes UTF-8 bytes 16 at a time: a block is stored to the output as it is, the output
     /// advances over its plain bytes, and each special byte of the block (found in a bit mask)
-    /// is replaced by its escape, the bytes after it stored again from the input. Loads read up
-    /// to 31 bytes past a block's start, so the last 1–31 bytes go through a padded copy on the
-    /// stack and no load reads past the input.
+    /// is replaced by its escape, the rest of the block stored again after it. The last 1–15
+    /// bytes are gathered into registers with in-bounds loads, padded with spaces.
     ///
-    /// Keeps room for the rest of the input plus 32 bytes (a block store and an escape) ahead of
-    /// the output; escapes eat into that slack, so it is checked again at each special byte.
+    /// Blocks live in registers: rebuilding one in memory from smaller stores and loading it
+    /// back stalls the CPU (no store-to-load forwarding). Keeps room for the rest of the input
+    /// plus 32 bytes (a block store and an escape) ahead of the output; escapes eat into that
+    /// slack, so it is checked again at each special byte. Assumes a little-endian CPU.
     mutating func escape(utf8 input: UnsafeBufferPointer<UInt8>) {
         let length = input.count
         guard length > 0, let source = input.baseAddress else { return }
         reserve(length &+ 32)
         var out = base + count
         var index = 0
-        while length &- index >= 32 {
-            escapeBlock(source, at: &index, length: length, to: &out)
+        while length &- index >= 16 {
+            let block = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD2<UInt64>.self)
+            index = escapeBlock(block, source, start: index, end: index &+ 16, length: length, to: &out)
         }
         if index < length {
-            // The tail, padded with spaces (plain) to 48 bytes.
-            let tailLength = length &- index
-            var padded = (SIMD16<UInt8>(repeating: 0x20), SIMD16<UInt8>(repeating: 0x20), SIMD16<UInt8>(repeating: 0x20))
-            withUnsafeMutableBytes(of: &padded) { padded in
-                let tail = padded.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                if tailLength >= 16 {
-                    let first = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
-                    let last = UnsafeRawPointer(source + (length &- 16)).loadUnaligned(as: SIMD16<UInt8>.self)
-                    padded.storeBytes(of: first, as: SIMD16<UInt8>.self)
-                    padded.storeBytes(of: last, toByteOffset: tailLength &- 16, as: SIMD16<UInt8>.self)
-                } else {
-                    HTMLWriter.copy(source + index, to: tail, count: tailLength)
-                }
-                var at = 0
-                while at < tailLength {
-                    escapeBlock(tail, at: &at, length: tailLength, to: &out)
-                }
-            }
+            let block = HTMLWriter.paddedBlock(source + index, count: length &- index)
+            _ = escapeBlock(block, source, start: index, end: length, length: length, to: &out)
         }
         count = out - base
     }
 
-    /// Escapes the 16-byte block at `source[index]` (or what is left of `length` bytes, when
-    /// the source is padded), advancing `index` and `out`. `source` must be readable 32 bytes
-    /// from `index`.
+    /// Escapes `block`, the bytes of `source` from `start` (up to `end`), to `out`; returns the
+    /// index after it (past `end` when an escaped sequence runs over the block's end).
     @inline(__always)
     private mutating func escapeBlock(
-        _ source: UnsafePointer<UInt8>, at index: inout Int, length: Int, to out: inout UnsafeMutablePointer<UInt8>
-    ) {
-        let start = index
-        let block = UnsafeRawPointer(source + start).loadUnaligned(as: SIMD16<UInt8>.self)
-        UnsafeMutableRawPointer(out).storeBytes(of: block, as: SIMD16<UInt8>.self)
-        var specials = HTMLWriter.specialLanes(block)
+        _ block: SIMD2<UInt64>, _ source: UnsafePointer<UInt8>, start: Int, end: Int, length: Int,
+        to out: inout UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        UnsafeMutableRawPointer(out).storeBytes(of: block, as: SIMD2<UInt64>.self)
+        var specials = HTMLWriter.specialLanes(unsafeBitCast(block, to: SIMD16<UInt8>.self))
+        var index = start
         while specials != 0 {
             let at = start &+ specials.trailingZeroBitCount
             out += at &- index
             index = at
             ensureEscapeRoom(&out, remaining: length &- index)
             index &+= HTMLWriter.writeEscape(source, at: index, length: length, to: &out)
-            // The bytes up to the next special (or the block's end) again, after the escape.
-            let rest = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            UnsafeMutableRawPointer(out).storeBytes(of: rest, as: SIMD16<UInt8>.self)
-            specials &= ~0 &<< UInt32(truncatingIfNeeded: index &- start)
+            // The rest of the block again, after the escape.
+            let consumed = index &- start
+            let rest = HTMLWriter.shiftedDown(block, bytes: consumed)
+            UnsafeMutableRawPointer(out).storeBytes(of: rest, as: SIMD2<UInt64>.self)
+            specials &= ~0 &<< UInt32(truncatingIfNeeded: consumed)
         }
-        let end = min(start &+ 16, length)
         if index < end {
             out += end &- index
             index = end
         }
+        return index
+    }
+
+    /// `block` moved down by `bytes` (1–18) bytes towards its start; zeros come in at the end.
+    @inline(__always)
+    private static func shiftedDown(_ block: SIMD2<UInt64>, bytes: Int) -> SIMD2<UInt64> {
+        let bits = UInt64(truncatingIfNeeded: bytes &* 8)
+        if bits >= 64 { return SIMD2(block[1] >> (bits &- 64), 0) }
+        return SIMD2(block[0] &>> bits | block[1] &<< (64 &- bits), block[1] &>> bits)
+    }
+
+    /// The `count` (1–15) bytes at `bytes`, padded with spaces (plain) to 16.
+    ///
+    /// Every load stays inside the `count` bytes and inside one 8-byte half of them: a short
+    /// string's bytes were just stored to the stack as two 8-byte words, and a load that
+    /// straddles two stores would wait for them (no store-to-load forwarding).
+    @inline(__always)
+    static func paddedBlock(_ bytes: UnsafePointer<UInt8>, count: Int) -> SIMD2<UInt64> {
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        let n = UInt64(truncatingIfNeeded: count)
+        if count >= 8 {
+            let low = UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)
+            let high = count == 8 ? 0 : HTMLWriter.shortWord(bytes + 8, count: count &- 8)
+            return SIMD2(UInt64(littleEndian: low), high | spaces &<< ((n &- 8) &* 8))
+        }
+        return SIMD2(HTMLWriter.shortWord(bytes, count: count) | spaces &<< (n &* 8), spaces)
+    }
+
+    /// The `count` (1–7) bytes at `bytes` as the low bytes of a word, the rest zero.
+    @inline(__always)
+    private static func shortWord(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let n = UInt64(truncatingIfNeeded: count)
+        if count >= 4 {
+            let raw = UnsafeRawPointer(bytes)
+            let head = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return head | tail &<< ((n &- 4) &* 8)
+        }
+        let middle = count &>> 1
+        return UInt64(bytes[0]) | UInt64(bytes[middle]) &<< UInt64(middle &* 8)
+            | UInt64(bytes[count &- 1]) &<< ((n &- 1) &* 8)
     }
 
     /// Makes sure `remaining` input bytes plus 32 fit after `out`, moving `out` if the buffer grows.
@@ -126,24 +152,18 @@ extension HTMLWriter {
             out += 1
             return 1
         }
-        let escape = escapeWord(byte)
-        UnsafeMutableRawPointer(out).storeBytes(of: escape.littleEndian, as: UInt64.self)
-        out += Int(truncatingIfNeeded: escape &>> 56)
+        // The escapes of the ASCII specials, 8 bytes each (the last holds the length), at
+        // (byte + byte >> 4) & 15: NUL 0, > 1, " 4, & 8, ' 9, CR 13, < 15.
+        let table: StaticString = """
+            \u{FFFD}\0\0\0\0\u{3}&gt;\0\0\0\u{4}\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
+            &quot;\0\u{6}\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
+            &amp;\0\0\u{5}&#39;\0\0\u{5}\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
+            \0\0\0\0\0\0\0\0&#13;\0\0\u{5}\0\0\0\0\0\0\0\0&lt;\0\0\0\u{4}
+            """
+        let slot = Int(truncatingIfNeeded: (byte &+ byte &>> 4) & 15)
+        let escape = UnsafeRawPointer(table.utf8Start).loadUnaligned(fromByteOffset: slot &* 8, as: UInt64.self)
+        UnsafeMutableRawPointer(out).storeBytes(of: escape, as: UInt64.self)
+        out += Int(truncatingIfNeeded: UInt64(littleEndian: escape) &>> 56)
         return 1
-    }
-
-    /// The escape of an ASCII special byte as up to 7 little-endian bytes, with its length in the
-    /// top byte (a constant table, not a jump).
-    @inline(__always)
-    private static func escapeWord(_ byte: UInt8) -> UInt64 {
-        switch byte {
-        case 0x26: return 0x0500_003B_706D_6126  // &amp;
-        case 0x3C: return 0x0400_0000_3B74_6C26  // &lt;
-        case 0x3E: return 0x0400_0000_3B74_6726  // &gt;
-        case 0x22: return 0x0600_3B74_6F75_7126  // &quot;
-        case 0x27: return 0x0500_003B_3933_2326  // &#39;
-        case 0x0D: return 0x0500_003B_3331_2326  // &#13;
-        default: return 0x0300_0000_00BD_BFEF  // NUL: U+FFFD
-        }
     }
 }
