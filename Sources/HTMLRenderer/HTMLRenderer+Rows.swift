@@ -57,10 +57,15 @@ extension HTMLRenderer {
 
 extension HTMLWriter {
     mutating func row(_ row: Row, columns: ResolvedColumns) {
+        withUnsafePointer(to: row) { self.row($0, columns: columns) }
+    }
+
+    /// `row(_:columns:)` reading the row in place.
+    mutating func row(_ row: UnsafePointer<Row>, columns: ResolvedColumns) {
         raw("<tr data-row=\"")
-        escape(row.key)
-        let linked = row.href.map(HTMLWriter.isSafeURL) ?? false
-        switch (row.style, linked) {
+        escape(row.pointee.key)
+        let linked = row.pointee.href.map(HTMLWriter.isSafeURL) ?? false
+        switch (row.pointee.style, linked) {
         case (.default, false): raw("\">")
         case (.default, true): raw("\" class=\"linked\">")
         case (.highlight, false): raw("\" class=\"row-highlight\">")
@@ -70,7 +75,7 @@ extension HTMLWriter {
         }
         // Cells are read in place from the row's array; each column finds its cell by key
         // (usually at the column's own position), comparing the keys' bits before the strings.
-        row.cells.withUnsafeEntries { entries in
+        row.pointee.cells.withUnsafeEntries { entries in
             for column in 0..<columns.count {
                 let entry = columns.entryIndex(forColumn: column, in: entries).map { entries.baseAddress! + $0 }
                 cell(entry, row: row, linked: linked, column: column, of: columns)
@@ -82,7 +87,7 @@ extension HTMLWriter {
     /// One `<td>`; the one at `columns.rowLinkColumn` of a linked row holds the row's link.
     @inline(__always)
     private mutating func cell(
-        _ entry: UnsafePointer<RowCells.Entry>?, row: borrowing Row, linked: Bool, column index: Int, of columns: ResolvedColumns
+        _ entry: UnsafePointer<RowCells.Entry>?, row: UnsafePointer<Row>, linked: Bool, column index: Int, of columns: ResolvedColumns
     ) {
         let plan = columns.plans[index]
         switch plan {
@@ -99,7 +104,7 @@ extension HTMLWriter {
         }
         if linked && index == columns.rowLinkColumn {
             raw("<a class=\"row-link\" href=\"")
-            escape(row.href!)
+            escape(row.pointee.href!)
             raw("\">")
             let before = count
             cellContent(entry, plan: plan, column: index, of: columns)

@@ -120,9 +120,12 @@ extension HTMLWriter {
                 byte(0x0A)
             }
             let rows = section.rows
-            for index in part.rows {
-                row(rows[index], columns: columns)
-                byte(0x0A)
+            rows.withUnsafeBufferPointer { rows in
+                // A pointer per row: passing `rows[index]` copied the row (a retain and a release).
+                for index in part.rows {
+                    row(rows.baseAddress! + index, columns: columns)
+                    byte(0x0A)
+                }
             }
             if part.rows.upperBound == rows.count, section.footer != nil {
                 sectionFooterRow(section, columnCount: columns.count)

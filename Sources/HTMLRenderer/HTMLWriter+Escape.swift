@@ -15,13 +15,14 @@ extension HTMLWriter {
     /// bytes are gathered into registers with in-bounds loads, padded with spaces.
     ///
     /// Blocks live in registers: rebuilding one in memory from smaller stores and loading it
-    /// back stalls the CPU (no store-to-load forwarding). Keeps room for the rest of the input
-    /// plus 32 bytes (a block store and an escape) ahead of the output; escapes eat into that
-    /// slack, so it is checked again at each special byte. Assumes a little-endian CPU.
+    /// back stalls the CPU (no store-to-load forwarding). Input of up to 128 bytes reserves room
+    /// for its worst case (6 bytes per byte, plus 32 for a block store) at once; longer input
+    /// keeps room for the rest of the input plus 32 bytes ahead of the output and, since escapes
+    /// eat into that slack, checks again at each special byte. Assumes a little-endian CPU.
     mutating func escape(utf8 input: UnsafeBufferPointer<UInt8>) {
         let length = input.count
         guard length > 0, let source = input.baseAddress else { return }
-        reserve(length &+ 32)
+        reserve(length <= 128 ? length &* 6 &+ 32 : length &+ 32)
         var out = base + count
         var index = 0
         while length &- index >= 16 {
@@ -49,7 +50,7 @@ extension HTMLWriter {
             let at = start &+ specials.trailingZeroBitCount
             out += at &- index
             index = at
-            ensureEscapeRoom(&out, remaining: length &- index)
+            if length > 128 { ensureEscapeRoom(&out, remaining: length &- index) }
             index &+= HTMLWriter.writeEscape(source, at: index, length: length, to: &out)
             // The rest of the block again, after the escape.
             let consumed = index &- start
