@@ -75,11 +75,13 @@ extension HTMLWriter {
         }
         // Cells are read in place from the row's array; each column finds its cell by key
         // (usually at the column's own position), comparing the keys' bits before the strings.
-        row.pointee.cells.withUnsafeEntries { entries in
-            for column in 0..<columns.count {
-                let entry = columns.entryIndex(forColumn: column, in: entries).map { entries.baseAddress! + $0 }
-                cell(entry, row: row, linked: linked, column: column, of: columns)
-            }
+        // The array is borrowed with the document for the whole call, so its storage outlives
+        // this pointer; taking it in a closure that writes nothing spares a retain and release
+        // of the array per row (a closure that renders keeps its own reference).
+        let entries = row.pointee.cells.withUnsafeEntries { $0 }
+        for column in 0..<columns.count {
+            let entry = columns.entryIndex(forColumn: column, in: entries).map { entries.baseAddress! + $0 }
+            cell(entry, row: row, linked: linked, column: column, of: columns)
         }
         raw("</tr>")
     }
