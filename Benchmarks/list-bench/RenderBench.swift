@@ -41,6 +41,12 @@ func renderBenchMixedDocument(sections: Int = 10, rows: Int = 1_000) -> ListDocu
 
 func runRenderBenchmarks() {
     let renderer = HTMLRenderer()
+    if let loops = ProcessInfo.processInfo.environment["RENDER_PROFILE_LOOPS"].flatMap(Int.init) {
+        let mixed = ProcessInfo.processInfo.environment["RENDER_PROFILE_MIXED"] != nil
+        let doc = mixed ? renderBenchMixedDocument() : renderBenchDocument()
+        for _ in 0..<loops { blackHole(renderer.table(doc)) }
+        return
+    }
     for (name, doc) in [("4 text columns", renderBenchDocument()), ("text, number, text, link", renderBenchMixedDocument())] {
         var size = 0
         let seconds = medianSeconds(iterations: 21) {

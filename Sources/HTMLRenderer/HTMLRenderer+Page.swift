@@ -31,9 +31,9 @@ extension HTMLRenderer {
     /// (deferred) from `context.assetsPath` and holds no inline script or style, so it works under
     /// `Content-Security-Policy: default-src 'self'`.
     public func page(_ doc: ListDocument, page: ListPage, context: PageContext) -> [UInt8] {
-        let rows = page.parts.reduce(0) { $0 + $1.rows.count }
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
-        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, rows: rows) + 1024) { out in
+        let capacity = HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns) + 1024
+        return HTMLWriter.render(capacity: capacity) { out in
             out.documentStart(title: doc.title, assetsPath: context.assetsPath)
             out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n")
             out.table(
@@ -51,9 +51,8 @@ extension HTMLRenderer {
     /// appears once its section's last row is in. Ends with the pagination `<tbody>` while
     /// `nextHref` is set. The list's state and `emptyText` are not repeated here.
     public func fragment(_ doc: ListDocument, page: ListPage, nextHref: String?) -> [UInt8] {
-        let rows = page.parts.reduce(0) { $0 + $1.rows.count }
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
-        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, rows: rows)) { out in
+        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns)) { out in
             out.sectionBodies(doc, parts: page.parts, columns: columns)
             if let nextHref { out.paginationBody(nextHref: nextHref, columnCount: columns.count) }
         }

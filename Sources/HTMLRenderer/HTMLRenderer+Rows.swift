@@ -57,10 +57,15 @@ extension HTMLRenderer {
 
 extension HTMLWriter {
     mutating func row(_ row: Row, columns: ResolvedColumns) {
+        withUnsafePointer(to: row) { self.row($0, columns: columns) }
+    }
+
+    /// `row(_:columns:)` reading the row in place.
+    mutating func row(_ row: UnsafePointer<Row>, columns: ResolvedColumns) {
         raw("<tr data-row=\"")
-        escape(row.key)
-        let linked = row.href.map(HTMLWriter.isSafeURL) ?? false
-        switch (row.style, linked) {
+        escape(row.pointee.key)
+        let linked = row.pointee.href.map(HTMLWriter.isSafeURL) ?? false
+        switch (row.pointee.style, linked) {
         case (.default, false): raw("\">")
         case (.default, true): raw("\" class=\"linked\">")
         case (.highlight, false): raw("\" class=\"row-highlight\">")
@@ -68,29 +73,15 @@ extension HTMLWriter {
         case (.muted, false): raw("\" class=\"row-muted\">")
         case (.muted, true): raw("\" class=\"row-muted linked\">")
         }
-        let cells = row.cells
-        let columnCount = columns.count
-        if cells.count <= 16, columnCount <= 16 {
-            // Match each cell to its column by comparing keys: no hashing (which cost 15% here).
-            // The matches are dictionary indexes (plain values), so no cell is copied twice.
-            typealias Index = Dictionary<String, CellValue>.Index
-            let missing = cells.endIndex
-            withUnsafeTemporaryAllocation(of: Index.self, capacity: columnCount) { found in
-                found.initialize(repeating: missing)
-                var index = cells.startIndex
-                while index != missing {
-                    if let column = columns.index(ofKey: cells.keys[index]) { found[column] = index }
-                    cells.formIndex(after: &index)
-                }
-                for column in 0..<columnCount {
-                    let at = found[column]
-                    cell(cells, at: at == missing ? nil : at, row: row, linked: linked, column: column, of: columns)
-                }
-            }
-        } else {
-            for column in 0..<columnCount {
-                cell(cells, at: cells.isEmpty ? nil : cells.index(forKey: columns.columns[column].key), row: row, linked: linked, column: column, of: columns)
-            }
+        // Cells are read in place from the row's array; each column finds its cell by key
+        // (usually at the column's own position), comparing the keys' bits before the strings.
+        // The array is borrowed with the document for the whole call, so its storage outlives
+        // this pointer; taking it in a closure that writes nothing spares a retain and release
+        // of the array per row (a closure that renders keeps its own reference).
+        let entries = row.pointee.cells.withUnsafeEntries { $0 }
+        for column in 0..<columns.count {
+            let entry = columns.entryIndex(forColumn: column, in: entries).map { entries.baseAddress! + $0 }
+            cell(entry, row: row, linked: linked, column: column, of: columns)
         }
         raw("</tr>")
     }
@@ -98,8 +89,7 @@ extension HTMLWriter {
     /// One `<td>`; the one at `columns.rowLinkColumn` of a linked row holds the row's link.
     @inline(__always)
     private mutating func cell(
-        _ cells: borrowing [String: CellValue], at: Dictionary<String, CellValue>.Index?, row: Row, linked: Bool,
-        column index: Int, of columns: ResolvedColumns
+        _ entry: UnsafePointer<RowCells.Entry>?, row: UnsafePointer<Row>, linked: Bool, column index: Int, of columns: ResolvedColumns
     ) {
         let plan = columns.plans[index]
         switch plan {
@@ -116,27 +106,33 @@ extension HTMLWriter {
         }
         if linked && index == columns.rowLinkColumn {
             raw("<a class=\"row-link\" href=\"")
-            escape(row.href!)
+            escape(row.pointee.href!)
             raw("\">")
             let before = count
-            cellContent(cells, at: at, plan: plan, column: index, of: columns)
+            cellContent(entry, plan: plan, column: index, of: columns)
             if count == before { raw("<span class=\"visually-hidden\">Open</span>") }
             raw("</a></td>")
         } else {
-            cellContent(cells, at: at, plan: plan, column: index, of: columns)
+            cellContent(entry, plan: plan, column: index, of: columns)
             raw("</td>")
         }
     }
 
     @inline(__always)
     private mutating func cellContent(
-        _ cells: borrowing [String: CellValue], at: Dictionary<String, CellValue>.Index?, plan: CellPlan,
-        column index: Int, of columns: ResolvedColumns
+        _ entry: UnsafePointer<RowCells.Entry>?, plan: CellPlan, column index: Int, of columns: ResolvedColumns
     ) {
         if case .custom = plan {
-            columns.customs[index]!.render(at.map { cells.values[$0] }, columns.columns[index], &self)
-        } else if let at {
-            builtInCell(present: cells.values[at])
+            columns.customs[index]!.render(entry?.pointee.value, columns.columns[index], &self)
+        } else if let entry {
+            // The value is copied once and consumed by the switch, which moves its payload out:
+            // this spares a destroy of the whole enum (an outlined value-witness call) per cell.
+            let value = entry.pointee.value
+            switch consume value {
+            case .text(let string): text(string)
+            case .number(let number): appendNumber(number)
+            case let other: builtInCell(present: other)
+            }
         }
     }
 

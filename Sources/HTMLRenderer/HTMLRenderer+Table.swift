@@ -8,7 +8,7 @@ extension HTMLRenderer {
     public func table(_ doc: ListDocument) -> [UInt8] {
         let parts = doc.sections.indices.map { ListPage.Part(sectionIndex: $0, rows: 0..<doc.sections[$0].rows.count) }
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
-        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, rows: doc.rowCount)) { out in
+        return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, parts: parts, columns: columns)) { out in
             out.table(doc, parts: parts, attributes: nil, nextHref: nil, columns: columns)
         }
     }
@@ -22,11 +22,6 @@ struct TableAttributes {
 }
 
 extension HTMLWriter {
-    /// A generous guess of a table's size, so the buffer grows rarely.
-    static func estimatedSize(_ doc: ListDocument, rows: Int) -> Int {
-        1024 + doc.sections.count * 160 + rows * (48 + doc.columns.count * 40)
-    }
-
     mutating func table(
         _ doc: ListDocument, parts: [ListPage.Part], attributes: TableAttributes?, nextHref: String?,
         columns: ResolvedColumns
@@ -125,9 +120,12 @@ extension HTMLWriter {
                 byte(0x0A)
             }
             let rows = section.rows
-            for index in part.rows {
-                row(rows[index], columns: columns)
-                byte(0x0A)
+            rows.withUnsafeBufferPointer { rows in
+                // A pointer per row: passing `rows[index]` copied the row (a retain and a release).
+                for index in part.rows {
+                    row(rows.baseAddress! + index, columns: columns)
+                    byte(0x0A)
+                }
             }
             if part.rows.upperBound == rows.count, section.footer != nil {
                 sectionFooterRow(section, columnCount: columns.count)

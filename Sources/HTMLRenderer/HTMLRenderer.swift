@@ -70,9 +70,13 @@ struct ResolvedColumns {
     /// The column whose cell holds a linked row's `<a class="row-link">`: the first that has no
     /// links of its own, else the first.
     let rowLinkColumn: Int
+    /// The bits of each column's key (see `index(ofKey:)`); empty where `String` is not 16 bytes.
+    let keyBits: [StringBits]
 
     init(_ doc: ListDocument, renderers: [CellRendererKey: CellRenderer]) {
         columns = doc.columns
+        keyBits = MemoryLayout<String>.size == MemoryLayout<StringBits>.size
+            ? doc.columns.map { unsafeBitCast($0.key, to: StringBits.self) } : []
         if renderers.isEmpty {
             customs = []
             plans = doc.columns.map { $0.kind == .number ? .number : .plain }
@@ -99,10 +103,27 @@ struct ResolvedColumns {
         }
     }
 
-    /// The index of the column with `key`, by linear search (rows have few cells).
+    /// The position in `entries` of the cell of column `column`, if the row has one.
+    ///
+    /// Looks at the column's own position first (cells in column order), then at every cell,
+    /// comparing the keys' bits with the column key's (equal bits are equal strings; short keys,
+    /// stored inline, match this way), and finally compares as strings.
     @inline(__always)
-    func index(ofKey key: String) -> Int? {
-        for index in columns.indices where columns[index].key == key { return index }
+    func entryIndex(forColumn column: Int, in entries: UnsafeBufferPointer<RowCells.Entry>) -> Int? {
+        let count = entries.count
+        if let base = UnsafeRawPointer(entries.baseAddress), !keyBits.isEmpty {
+            let bits = keyBits[column], stride = MemoryLayout<RowCells.Entry>.stride
+            @inline(__always) func bitsOfKey(at index: Int) -> StringBits {
+                base.loadUnaligned(fromByteOffset: index &* stride, as: StringBits.self)
+            }
+            if column < count, bitsOfKey(at: column) == bits { return column }
+            for index in 0..<count where bitsOfKey(at: index) == bits { return index }
+        }
+        let key = columns[column].key
+        for index in 0..<count where entries[index].key == key { return index }
         return nil
     }
 }
+
+/// The two words of a `String` on 64-bit platforms (a row cell's key is its element's first field).
+typealias StringBits = SIMD2<UInt64>

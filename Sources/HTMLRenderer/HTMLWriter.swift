@@ -10,12 +10,12 @@
 /// The writer writes into a growable buffer through a raw pointer (appending to an `[UInt8]`
 /// piece by piece measured 4x slower); it cannot be copied, only passed `inout`.
 public struct HTMLWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
     /// Whether `base` was allocated by this writer (else it is an array's storage, see `render`).
     private var ownsBase: Bool
     /// The number of bytes written so far.
-    public private(set) var count: Int
+    public internal(set) var count: Int
 
     /// Creates an empty writer with room for `capacity` bytes (it grows as needed).
     public init(capacity: Int = 4096) {
@@ -171,93 +171,6 @@ public struct HTMLWriter: ~Copyable {
                 used += 1
             } while magnitude > 0
             append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[(24 - used)...]))
-        }
-    }
-
-    // MARK: Escaping
-
-    /// `"1"` at the bytes that need more than a copy: NUL, CR, `"`, `&`, `'`, `<`, `>`, and 0xE2
-    /// (the lead byte of U+2028 and U+2029, checked further in `writeEscape`).
-    static let specialTable: StaticString = """
-        1000000000000100000000000000000000100011000000000000000000001010\
-        0000000000000000000000000000000000000000000000000000000000000000\
-        0000000000000000000000000000000000000000000000000000000000000000\
-        0000000000000000000000000000000000100000000000000000000000000000
-        """
-
-    /// Escapes `string` into `bytes`, copying runs of plain bytes at once.
-    @inline(__always)
-    mutating func escape(_ string: String) {
-        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ escape(utf8: $0) }) {
-            return done
-        }
-        var copy = string
-        copy.withUTF8 { escape(utf8: $0) }
-    }
-
-    /// Finds special bytes with `specialTable`, copies the plain runs between them and writes
-    /// escapes in place. Reserves the input's length up front and checks for room again only at
-    /// a special byte (an escape is at most 8 bytes).
-    @inline(__always)
-    mutating func escape(utf8 input: UnsafeBufferPointer<UInt8>) {
-        let length = input.count
-        guard length > 0, let source = input.baseAddress else { return }
-        reserve(length &+ 8)
-        var out = base + count
-        var runStart = 0
-        var index = 0
-        let special = HTMLWriter.specialTable.utf8Start
-        while index < length {
-            if special[Int(source[index])] == 0x30 {
-                index &+= 1
-                continue
-            }
-            let run = index &- runStart
-            HTMLWriter.copy(source + runStart, to: out, count: run)
-            out += run
-            // Room for this escape and everything after it unescaped.
-            if out - base &+ 8 &+ (length &- index) > capacity {
-                count = out - base
-                grow(to: count &+ 8 &+ (length &- index) &* 2)
-                out = base + count
-            }
-            let (consumed, written) = HTMLWriter.writeEscape(source, at: index, length: length, to: out)
-            out += written
-            index &+= consumed
-            runStart = index
-        }
-        let run = length &- runStart
-        HTMLWriter.copy(source + runStart, to: out, count: run)
-        out += run
-        count = out - base
-    }
-
-    /// Writes the escape for the special byte at `source[index]` to `out` (room for 8 bytes);
-    /// returns the input bytes consumed and the bytes written.
-    @inline(__always)
-    static func writeEscape(
-        _ source: UnsafePointer<UInt8>, at index: Int, length: Int, to out: UnsafeMutablePointer<UInt8>
-    ) -> (consumed: Int, written: Int) {
-        func put(_ escape: StaticString) -> (Int, Int) {
-            copy(escape.utf8Start, to: out, count: escape.utf8CodeUnitCount)
-            return (1, escape.utf8CodeUnitCount)
-        }
-        switch source[index] {
-        case 0x26: return put("&amp;")
-        case 0x3C: return put("&lt;")
-        case 0x3E: return put("&gt;")
-        case 0x22: return put("&quot;")
-        case 0x27: return put("&#39;")
-        case 0x0D: return put("&#13;")
-        case 0x00: return put("\u{FFFD}")
-        default:  // 0xE2: U+2028 is E2 80 A8, U+2029 is E2 80 A9.
-            if index + 2 < length, source[index + 1] == 0x80, source[index + 2] == 0xA8 || source[index + 2] == 0xA9 {
-                let escape: StaticString = source[index + 2] == 0xA8 ? "&#x2028;" : "&#x2029;"
-                out.update(from: escape.utf8Start, count: 8)
-                return (3, 8)
-            }
-            out.pointee = 0xE2
-            return (1, 1)
         }
     }
 }

@@ -54,7 +54,7 @@ struct RowChangeWriter {
 
     /// Fills `changes` with the cells that differ, in column order.
     private mutating func findCellChanges(
-        from old: [String: CellValue], to new: [String: CellValue], columns: [Column]
+        from old: RowCells, to new: RowCells, columns: [Column]
     ) {
         changes.removeAll(keepingCapacity: true)
         if !findAlignedChanges(from: old, to: new, columns: columns) {
@@ -78,7 +78,7 @@ struct RowChangeWriter {
     /// the same keys in the same buckets (one is an edited copy of the other). Returns false,
     /// having found nothing reliable, as soon as the keys do not line up.
     private mutating func findAlignedChanges(
-        from old: [String: CellValue], to new: [String: CellValue], columns: [Column]
+        from old: RowCells, to new: RowCells, columns: [Column]
     ) -> Bool {
         guard old.count == new.count else { return false }
         var oldIndex = old.startIndex

@@ -3,16 +3,25 @@
 extension DocumentReader {
     // MARK: Cells
 
-    func cells(_ value: JSONValue) throws(Failure) -> [String: CellValue] {
+    /// The cells in the object's member order; a repeated member's last value wins (in the place
+    /// of its first), and `null` members are left out.
+    func cells(_ value: JSONValue) throws(Failure) -> RowCells {
         guard case .object(let object) = value else { throw typeMismatch("an object of cells", value) }
-        var cells: [String: CellValue] = [:]
+        var cells = RowCells()
         cells.reserveCapacity(object.count)
+        var seen: UInt64 = 0  // columns 0..<64 already present: no search needed for the others
         for (name, member) in object {
             guard let index = columnIndex[name] else {
                 throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
             }
             if member.isNull { continue }
-            cells[name] = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
+            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
+            if index < 64, seen & 1 << index == 0 {
+                seen |= 1 << index
+                cells.appendNew(key: name, value: cellValue)
+            } else {
+                cells[name] = cellValue
+            }
         }
         return cells
     }

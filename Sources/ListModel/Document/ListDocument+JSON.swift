@@ -70,8 +70,10 @@ extension Row {
         var members: [JSONObject.Member] = []
         members.reserveCapacity(cells.count)
         if let columns {
-            for column in columns {
-                if let value = cells[column.key] { members.append((column.key, value.json)) }
+            for (position, column) in columns.enumerated() {
+                if let index = cells.index(forKey: column.key, hint: position) {
+                    members.append((column.key, cells.entries[index].value.json))
+                }
             }
             if members.count == cells.count { return JSONObject(uniqueMembers: members) }
             let declared = Set(columns.map(\.key))

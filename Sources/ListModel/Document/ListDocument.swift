@@ -101,16 +101,22 @@ public struct Row: Sendable, Equatable {
     /// Unique in the whole list, so a row keeps its identity when it moves between sections.
     public var key: String
     /// Cell values by column key; a column with no cell renders empty.
-    public var cells: [String: CellValue]
+    public var cells: RowCells
     /// When set, the whole row is a link to this URL (the web form of onTap).
     public var href: String?
     public var style: RowStyle
 
-    public init(key: String, cells: [String: CellValue] = [:], href: String? = nil, style: RowStyle = .default) {
+    public init(key: String, cells: RowCells = [:], href: String? = nil, style: RowStyle = .default) {
         self.key = key
         self.cells = cells
         self.href = href
         self.style = style
+    }
+
+    /// A row whose cells come from a dictionary (ordered by key).
+    @_disfavoredOverload
+    public init(key: String, cells: [String: CellValue], href: String? = nil, style: RowStyle = .default) {
+        self.init(key: key, cells: RowCells(cells), href: href, style: style)
     }
 }
 
