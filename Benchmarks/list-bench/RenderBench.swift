@@ -41,10 +41,20 @@ func renderBenchMixedDocument(sections: Int = 10, rows: Int = 1_000) -> ListDocu
 
 func runRenderBenchmarks() {
     let renderer = HTMLRenderer()
-    if let loops = ProcessInfo.processInfo.environment["RENDER_PROFILE_LOOPS"].flatMap(Int.init) {
-        let mixed = ProcessInfo.processInfo.environment["RENDER_PROFILE_MIXED"] != nil
-        let doc = mixed ? renderBenchMixedDocument() : renderBenchDocument()
-        for _ in 0..<loops { blackHole(renderer.table(doc)) }
+    // For profilers: RENDER_PROFILE_LOOPS=N renders only the table N times (RENDER_PROFILE=mixed
+    // for the second document, =rows for the live view's rows one by one).
+    let environment = ProcessInfo.processInfo.environment
+    if let loops = environment["RENDER_PROFILE_LOOPS"].flatMap(Int.init) {
+        let what = environment["RENDER_PROFILE"] ?? "table"
+        let doc = what == "mixed" ? renderBenchMixedDocument() : renderBenchDocument()
+        let rows = doc.sections.flatMap(\.rows)
+        for _ in 0..<loops {
+            if what == "rows" {
+                for row in rows { blackHole(renderer.row(row, in: doc)) }
+            } else {
+                blackHole(renderer.table(doc))
+            }
+        }
         return
     }
     for (name, doc) in [("4 text columns", renderBenchDocument()), ("text, number, text, link", renderBenchMixedDocument())] {

@@ -1,10 +1,17 @@
 extension HTMLWriter {
-    /// Escapes `string` (see `HTMLWriter` for the rules).
-    @inline(__always)
+    /// Escapes `string` (see `HTMLWriter` for the rules): one call per string, with the block
+    /// loop inlined.
+    @inline(never)
     mutating func escape(_ string: String) {
         if let done: Void = string.utf8.withContiguousStorageIfAvailable({ escape(utf8: $0) }) {
             return done
         }
+        escapeNonContiguous(string)
+    }
+
+    /// `escape` for a string whose UTF-8 is not stored contiguously (bridged, on some platforms).
+    @inline(never)
+    private mutating func escapeNonContiguous(_ string: String) {
         var copy = string
         copy.withUTF8 { escape(utf8: $0) }
     }
@@ -19,6 +26,7 @@ extension HTMLWriter {
     /// for its worst case (6 bytes per byte, plus 32 for a block store) at once; longer input
     /// keeps room for the rest of the input plus 32 bytes ahead of the output and, since escapes
     /// eat into that slack, checks again at each special byte. Assumes a little-endian CPU.
+    @inline(__always)
     mutating func escape(utf8 input: UnsafeBufferPointer<UInt8>) {
         let length = input.count
         guard length > 0, let source = input.baseAddress else { return }

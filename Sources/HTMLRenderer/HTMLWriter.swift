@@ -125,6 +125,7 @@ public struct HTMLWriter: ~Copyable {
     }
 
     /// Appends a string as escaped text content.
+    @inline(__always)
     public mutating func text(_ string: String) {
         escape(string)
     }

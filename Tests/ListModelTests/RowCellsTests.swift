@@ -57,4 +57,10 @@ import Testing
         #expect(RowCells().description == "[:]")
         #expect((["a": .number(1)] as RowCells).description == "[\"a\": number(1.0)]")
     }
+
+    @Test func isOneReferenceLikeTheDictionaryItReplaced() {
+        // The keyed diff compares kept rows byte for byte and reads `MemoryLayout<[String: CellValue]>.size`
+        // bytes at `Row.cells`: equal bytes must mean the same storage.
+        #expect(MemoryLayout<RowCells>.size == MemoryLayout<[String: CellValue]>.size)
+    }
 }
