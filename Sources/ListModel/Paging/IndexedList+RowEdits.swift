@@ -31,7 +31,7 @@ extension IndexedList {
         changes.append(from: old, to: row, compareCells: true, section: section, row: index,
                        columns: document.columns, into: &writer)
         let list = IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys,
-                               orderKeysByRow: orderKeysByRow)
+                               orderKeyMap: orderKeyMap)
         return IndexedRowEdit(list: list, patch: JSONPatch(operations: writer.operations),
                               writtenRowKeys: old == row ? [] : [row.key], removedRowKeys: [])
     }
@@ -46,9 +46,9 @@ extension IndexedList {
         keys.remove(at: position)
         var newRowKeys = rowKeys
         newRowKeys.remove(at: position)
-        var map = orderKeysByRow
-        map.removeValue(forKey: key)
-        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeysByRow: map)
+        var map = orderKeyMap
+        map.remove(key)
+        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeyMap: map)
         let patch = JSONPatch(operations: [.remove(path: OperationPath.row(section, index).pointer)])
         return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: [], removedRowKeys: [key])
     }
@@ -106,9 +106,9 @@ extension IndexedList {
         keys.insert(contentsOf: fresh, at: position)
         var newRowKeys = rowKeys
         newRowKeys.insert(contentsOf: written, at: position)
-        var map = orderKeysByRow
-        for (key, orderKey) in zip(written, fresh) { map[key] = orderKey }
-        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeysByRow: map)
+        var map = orderKeyMap
+        for (key, orderKey) in zip(written, fresh) { map.set(key, orderKey) }
+        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeyMap: map)
         return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: written, removedRowKeys: [])
     }
 }
