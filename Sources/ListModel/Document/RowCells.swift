@@ -12,7 +12,6 @@ public struct RowCells: Sendable {
 
     /// One cell as stored (see `withUnsafeEntries`).
     public struct Entry: Sendable {
-        /// The first field: a renderer may read its bits (see `HTMLRenderer`'s `ResolvedColumns`).
         public let key: String
         public var value: CellValue
     }
