@@ -42,14 +42,14 @@ import Testing
         #expect(RowCells(dictionary).dictionary == dictionary)
     }
 
-    @Test func readFromJSONInMemberOrderWithoutNulls() throws {
+    @Test func readFromJSONInColumnOrderWithoutNulls() throws {
         let json = #"""
             {"title": "T", "columns": [{"key": "a"}, {"key": "b"}, {"key": "c"}],
              "sections": [{"key": "s", "rows": [{"key": "r", "cells": {"c": "3", "b": null, "a": "1"}}]}]}
             """#
         let document = try ListDocument(json: try JSONValue(parsing: Array(json.utf8)))
         let cells = document.sections[0].rows[0].cells
-        #expect(cells.keys == ["c", "a"])
+        #expect(cells.keys == ["a", "c"])
         #expect(cells == ["a": .text("1"), "c": .text("3")])
     }
 

@@ -5,8 +5,9 @@
 /// order), but its entries sit next to each other, so the HTML renderer reads them in place,
 /// in column order, without hashing or copying. Setting a key that is present replaces its
 /// value where it is; a new key goes last. Lookups are linear: rows hold tens of cells.
-/// Documents read from JSON keep the JSON's member order (the canonical form's is column order);
-/// `init(_:)` from a `Dictionary` orders by key, so the result does not depend on hashing.
+/// Documents read from JSON (`ListDocument(json:)`) have their cells in column order, as in the
+/// canonical form; `init(_:)` from a `Dictionary` orders by key, so the result does not depend on
+/// hashing.
 public struct RowCells: Sendable {
     public typealias Element = (key: String, value: CellValue)
 
