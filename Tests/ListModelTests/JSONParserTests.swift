@@ -130,6 +130,20 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
         #expect(JSONValue.string("\u{e9}") != JSONValue.string("e\u{301}"))
     }
 
+    @Test func findsDuplicatesWhateverTheirSpelling() throws {
+        // Escaped and plain spellings of one name are the same name.
+        #expect(error(parse(#"{"a":1,"\u0061":2}"#))?.message == "duplicate member name \"a\"")
+        #expect(error(parse(#"{"\u0061":1,"a":2}"#))?.offset == 12)
+        #expect(error(parse(#"{"caf\u00e9":1,"café":2}"#))?.message == "duplicate member name \"café\"")
+        #expect(error(parse(#"{"long name past eight bytes":1,"long name past eight byteZ":2,"long name past eight bytes":3}"#))?.offset == 63)
+        // Same length, different bytes; and precomposed against decomposed (no escapes).
+        #expect(throws: Never.self) { try parse(#"{"cells":1,"style":2,"abcdefghi":3,"abcdefghj":4}"#).get() }
+        #expect(try parse("{\"\u{e9}\":1,\"e\u{301}\":2}").get().objectValue?.count == 2)
+        // Names of nested objects are checked only against their own siblings.
+        #expect(throws: Never.self) { try parse(#"{"a":{"b":1,"c":{"b":2,"a":3}},"b":3,"c":[{"a":1}]}"#).get() }
+        #expect(error(parse(#"{"k":{"k":{"k":1}},"j":{"k":1},"k":2}"#))?.offset == 31)
+    }
+
     @Test func findsDuplicatesInLargeObjects() {
         let members = (0..<100).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
         #expect(throws: Never.self) { try parse("{\(members)}").get() }

@@ -24,7 +24,7 @@ struct ParseStack<Element>: ~Copyable {
 
     mutating func push(_ element: consuming Element) {
         if count == capacity { grow() }
-        (storage + count).initialize(to: element)
+        (storage + count).initialize(to: consume element)
         count += 1
     }
 
@@ -38,6 +38,20 @@ struct ParseStack<Element>: ~Copyable {
         }
         count = first
         return result
+    }
+
+    /// Removes the items from `first` to the top, handing them to `body`, which must move every
+    /// one of them out (they count as uninitialized afterwards).
+    mutating func popMoving<R>(from first: Int, _ body: (UnsafeMutablePointer<Element>, Int) -> R) -> R {
+        let n = count - first
+        count = first
+        return body(storage + first, n)
+    }
+
+    /// Removes the items from `first` to the top.
+    mutating func popAll(from first: Int) {
+        (storage + first).deinitialize(count: count - first)
+        count = first
     }
 
     private mutating func grow() {

@@ -1,18 +1,27 @@
 extension JSONParser {
     /// Parses a string starting at its opening quote; leaves `index` after the closing quote.
     mutating func parseString() throws(JSONParseError) -> String {
+        lastStringHadEscape = false
         let open = index
         let start = index + 1
         var i = start
         var sawNonASCII = false
         var highBits: UInt64 = 0
         while true {
-            // Skip 8 bytes at a time while none is a quote, a backslash or a control character.
+            // Skip 8 bytes at a time while none is a quote, a backslash or a control character,
+            // then jump straight to the first one that is.
             while i + 8 <= end {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if wordNeedsAttention(word) { break }
-                highBits |= word
-                i += 8
+                let special = specialBytes(word)
+                if special == 0 {
+                    highBits |= word
+                    i += 8
+                    continue
+                }
+                let clean = special.trailingZeroBitCount / 8  // bytes before the first special one
+                highBits |= word & ((1 &<< UInt64(clean &* 8)) &- 1)
+                i += clean
+                break
             }
             guard i < end else { throw JSONParseError(offset: open, message: "unterminated string") }
             let byte = base[i]
@@ -28,7 +37,12 @@ extension JSONParser {
         if highBits & 0x8080_8080_8080_8080 != 0 { sawNonASCII = true }
         let slice = UnsafeBufferPointer(start: base + start, count: i - start)
         index = i + 1
-        if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+        if !sawNonASCII {
+            if slice.count <= 15, start + 16 <= end, let shortStrings {
+                return shortStrings.string(at: base + start, length: slice.count)
+            }
+            return String(decoding: slice, as: UTF8.self)
+        }
         guard let string = String(validating: slice, as: UTF8.self) else {
             throw invalidUTF8(from: start, to: i)
         }
@@ -36,6 +50,7 @@ extension JSONParser {
     }
 
     private mutating func parseEscapedString(open: Int, prefixEnd: Int, sawNonASCII: Bool) throws(JSONParseError) -> String {
+        lastStringHadEscape = true
         let start = open + 1
         var sawNonASCII = sawNonASCII
         scratch.removeAll(keepingCapacity: true)
@@ -143,9 +158,11 @@ extension JSONParser {
 
 }
 
-/// Whether any of the 8 bytes in `word` is `"`, `\` or below 0x20 (exact, no false positives).
+/// The high bit of each of the 8 bytes in `word` (little-endian) that may be `"`, `\` or below
+/// 0x20. Zero exactly when there is none; the lowest set bit always marks the first such byte
+/// (higher marks can be false, from borrows).
 @inline(__always)
-private func wordNeedsAttention(_ word: UInt64) -> Bool {
+private func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
     let quote = word ^ (ones &* 0x22)
@@ -153,5 +170,5 @@ private func wordNeedsAttention(_ word: UInt64) -> Bool {
     let control = (word &- ones &* 0x20) & ~word
     let hasQuote = (quote &- ones) & ~quote
     let hasBackslash = (backslash &- ones) & ~backslash
-    return (control | hasQuote | hasBackslash) & high != 0
+    return (control | hasQuote | hasBackslash) & high
 }

@@ -11,11 +11,17 @@ struct JSONParser: ~Copyable {
     var depth = 0
     /// Reused buffer for strings holding escapes.
     var scratch: [UInt8] = []
+    /// Short strings seen before, reused instead of built again; created for long inputs only.
+    var shortStrings: ShortStringCache?
     /// Elements of the arrays being parsed, innermost last; each array is copied out at its
     /// close with its exact size, so parsing allocates once per container.
     private var elementStack = ParseStack<JSONValue>()
     /// Members of the objects being parsed, innermost last.
-    private var memberStack = ParseStack<JSONObject.Member>()
+    private var memberStack = ParseStack<JSONObjectEntry>()
+    /// Where each name on `memberStack` lies in the input, to find duplicates by raw bytes.
+    private var nameStack = ParseStack<NameSpan>()
+    /// Whether the last string parsed held an escape (so its bytes differ from the input's).
+    var lastStringHadEscape = false
 
     /// Parses one JSON text that must fill all of `bytes`.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
@@ -36,7 +42,11 @@ struct JSONParser: ~Copyable {
         self.base = base
         self.end = end
         self.maxDepth = maxDepth
+        // Below a few kilobytes, building the cache costs more than it saves.
+        shortStrings = end >= 4096 ? ShortStringCache() : nil
     }
+
+    deinit { shortStrings?.deallocate() }
 
     // MARK: Values
 
@@ -81,7 +91,7 @@ struct JSONParser: ~Copyable {
         while true {
             skipWhitespace()
             let element = try parseValue()
-            elementStack.push(element)
+            elementStack.push(consume element)
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in array") }
             let byte = base[index]
@@ -114,7 +124,8 @@ struct JSONParser: ~Copyable {
             }
             let keyOffset = index
             let key = try parseString()
-            if isDuplicate(key, from: first, seen: &seen) {
+            let name = NameSpan(start: keyOffset + 1, length: lastStringHadEscape ? -1 : index - keyOffset - 2)
+            if isDuplicate(key, name, from: first, seen: &seen) {
                 throw JSONParseError(offset: keyOffset, message: "duplicate member name \(quoted(key))")
             }
             skipWhitespace()
@@ -124,7 +135,8 @@ struct JSONParser: ~Copyable {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            memberStack.push((key, value))
+            memberStack.push(JSONObjectEntry(key: consume key, value: consume value))
+            nameStack.push(name)  // after the value, whose own members come and go above it
             skipWhitespace()
             guard index < end else { throw failure("unexpected end of input in object") }
             let byte = base[index]
@@ -135,21 +147,57 @@ struct JSONParser: ~Copyable {
             throw failure("unexpected \(describeByte(at: index)) in object, expected ',' or '}'")
         }
         depth -= 1
-        return .object(JSONObject(uniqueMembers: memberStack.popArray(from: first)))
+        nameStack.popAll(from: first)
+        return .object(memberStack.popMoving(from: first) { JSONObject(movingUniqueMembersFrom: $0, count: $1) })
     }
 
-    /// Whether `key` already names a member of the object whose members start at `first` on
-    /// the member stack, comparing UTF-8 bytes (not canonical equivalence).
-    private func isDuplicate(_ key: String, from first: Int, seen: inout Set<String>?) -> Bool {
+    /// Whether `key` (found at `name` in the input) already names a member of the object whose
+    /// members start at `first` on the member stack, comparing UTF-8 bytes (not canonical
+    /// equivalence).
+    @inline(__always)
+    private mutating func isDuplicate(_ key: String, _ name: NameSpan, from first: Int, seen: inout Set<String>?) -> Bool {
         let count = memberStack.count - first
         if count < 16 {
-            for k in first..<memberStack.count where utf8Equal(memberStack[k].key, key) { return true }
+            for k in first..<memberStack.count {
+                let other = nameStack[k]
+                if name.length >= 0 && other.length >= 0 {
+                    // Neither name held an escape: their input bytes are their UTF-8.
+                    if other.length == name.length && bytesEqual(base + other.start, base + name.start, count: name.length) {
+                        return true
+                    }
+                } else if utf8Equal(memberStack[k].key, key) {
+                    return true
+                }
+            }
             return false
         }
+        return isDuplicateInLargeObject(key, from: first, seen: &seen)
+    }
+
+    /// ``isDuplicate(_:_:from:seen:)`` for objects of 16 members or more: a set of the names.
+    @inline(never)
+    private mutating func isDuplicateInLargeObject(_ key: String, from first: Int, seen: inout Set<String>?) -> Bool {
         if seen == nil { seen = Set((first..<memberStack.count).map { memberStack[$0].key }) }
         if seen!.insert(key).inserted { return false }
         // Set membership uses canonical equivalence; confirm byte equality.
         return (first..<memberStack.count).contains { utf8Equal(memberStack[$0].key, key) }
+    }
+
+    /// Whether the `count` bytes at `a` and `b` (both inside the input) are equal.
+    @inline(__always)
+    private func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            let x = UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self)
+            if x != y { return false }
+            offset += 8
+        }
+        while offset < count {
+            if a[offset] != b[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     // MARK: Whitespace and errors
@@ -190,4 +238,11 @@ func hex4String(_ value: UInt32) -> String {
 /// `string` as a JSON string literal, for error messages.
 func quoted(_ string: String) -> String {
     String(decoding: JSONValue.string(string).serialized(), as: UTF8.self)
+}
+
+/// Where a member name lies in the input: its bytes after the opening quote, or a length of
+/// -1 when it held an escape.
+struct NameSpan {
+    var start: Int
+    var length: Int
 }

@@ -38,7 +38,7 @@ extension JSONWriter {
             write(UInt8(ascii: "]"))
         case .object(let object):
             write(UInt8(ascii: "{"))
-            object.members.withUnsafeBufferPointer { buffer in
+            object.withMembers { buffer in
                 for index in buffer.indices {
                     if index > 0 { write(UInt8(ascii: ",")) }
                     writeString(buffer[index].key)

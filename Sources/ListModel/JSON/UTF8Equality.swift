@@ -4,6 +4,9 @@
 /// Swift's `==` treats canonically equivalent strings ("é" and "e\u{301}") as equal.
 @inline(__always)
 func utf8Equal(_ a: String, _ b: String) -> Bool {
+    // The same representation is the same bytes: a short string's bits are its bytes, a long
+    // one's are its count and storage. This settles most lookups of literal names at once.
+    if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
     let count = a.utf8.count
     guard count == b.utf8.count else { return false }
     if count <= 15 {
