@@ -98,7 +98,29 @@ public struct RowCells: Sendable {
     }
 
     /// Removes every cell.
-    public mutating func removeAll() { entries.removeAll() }
+    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        entries.removeAll(keepingCapacity: keepCapacity)
+    }
+
+    /// The value of the cell with `key`, or `defaultValue` when there is none; setting stores it.
+    public subscript(key: String, default defaultValue: @autoclosure () -> CellValue) -> CellValue {
+        get { self[key] ?? defaultValue() }
+        set { self[key] = newValue }
+    }
+
+    /// The cells `isIncluded` keeps, in order.
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> RowCells {
+        var kept = RowCells()
+        kept.entries = try entries.filter { try isIncluded((key: $0.key, value: $0.value)) }
+        return kept
+    }
+
+    /// The same keys with transformed values, in order.
+    public func mapValues(_ transform: (CellValue) throws -> CellValue) rethrows -> RowCells {
+        var mapped = RowCells()
+        mapped.entries = try entries.map { Entry(key: $0.key, value: try transform($0.value)) }
+        return mapped
+    }
 
     /// The keys, in order.
     public var keys: [String] { entries.map(\.key) }
