@@ -65,7 +65,7 @@ extension HTMLWriter {
         if let value { builtInCell(present: value) }
     }
 
-    /// `builtInCell` for a present value, borrowed (from the row's dictionary) rather than copied.
+    /// `builtInCell` for a present value.
     @inline(__always)
     mutating func builtInCell(present value: borrowing CellValue) {
         switch value {
