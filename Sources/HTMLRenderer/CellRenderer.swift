@@ -24,7 +24,8 @@ public struct CellRenderer: Sendable {
     /// Whether the content may contain a link; the row's own link (`Row.href`) then goes in
     /// another cell, since links cannot nest.
     public var containsLinks: Bool
-    /// Writes the cell's content; `value` is `nil` for a missing cell.
+    /// Writes the cell's content; `value` is `nil` for a missing cell. May be called more than
+    /// once for a cell: a large table renders a few sample rows first to size its buffer.
     public var render: @Sendable (_ value: CellValue?, _ column: Column, _ out: inout HTMLWriter) -> Void
 
     public init(
@@ -65,7 +66,7 @@ extension HTMLWriter {
         if let value { builtInCell(present: value) }
     }
 
-    /// `builtInCell` for a present value, borrowed (from the row's dictionary) rather than copied.
+    /// `builtInCell` for a present value.
     @inline(__always)
     mutating func builtInCell(present value: borrowing CellValue) {
         switch value {

@@ -70,12 +70,17 @@ struct ResolvedColumns {
     /// The column whose cell holds a linked row's `<a class="row-link">`: the first that has no
     /// links of its own, else the first.
     let rowLinkColumn: Int
-    /// The bits of each column's key (see `index(ofKey:)`); empty where `String` is not 16 bytes.
+    /// The bits of each column's key (see `entryIndex(forColumn:in:)`); empty where `String` is
+    /// not two words.
     let keyBits: [StringBits]
+    /// Where a cell's key sits in a `RowCells.Entry`.
+    let keyOffset: Int
 
     init(_ doc: ListDocument, renderers: [CellRendererKey: CellRenderer]) {
         columns = doc.columns
-        keyBits = MemoryLayout<String>.size == MemoryLayout<StringBits>.size
+        let offset = MemoryLayout<RowCells.Entry>.offset(of: \.key)
+        keyOffset = offset ?? 0
+        keyBits = MemoryLayout<String>.size == MemoryLayout<StringBits>.size && offset != nil
             ? doc.columns.map { unsafeBitCast($0.key, to: StringBits.self) } : []
         if renderers.isEmpty {
             customs = []
@@ -111,8 +116,8 @@ struct ResolvedColumns {
     @inline(__always)
     func entryIndex(forColumn column: Int, in entries: UnsafeBufferPointer<RowCells.Entry>) -> Int? {
         let count = entries.count
-        if let base = UnsafeRawPointer(entries.baseAddress), !keyBits.isEmpty {
-            let bits = keyBits[column], stride = MemoryLayout<RowCells.Entry>.stride
+        if let start = UnsafeRawPointer(entries.baseAddress), !keyBits.isEmpty {
+            let bits = keyBits[column], stride = MemoryLayout<RowCells.Entry>.stride, base = start + keyOffset
             @inline(__always) func bitsOfKey(at index: Int) -> StringBits {
                 base.loadUnaligned(fromByteOffset: index &* stride, as: StringBits.self)
             }
@@ -125,5 +130,5 @@ struct ResolvedColumns {
     }
 }
 
-/// The two words of a `String` on 64-bit platforms (a row cell's key is its element's first field).
+/// The two words of a `String` on 64-bit platforms.
 typealias StringBits = SIMD2<UInt64>

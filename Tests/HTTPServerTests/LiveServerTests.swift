@@ -134,6 +134,29 @@ struct LiveServerTests {
         #expect(server.metrics.openStreams == 0)
     }
 
+    @Test func hangUpOfAnIdleStreamIsNoticedWithoutWaitingForAHeartbeat() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box, heartbeat: 600)
+        defer { server.shutdown() }
+        let stayer: TestClient? = try TestClient(port: server.port)
+        stayer?.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let staying = try #require(box.next())
+        var leaver: TestClient? = try TestClient(port: server.port)
+        leaver?.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let leaving = try #require(box.next())
+        #expect(server.metrics.openStreams == 2)
+        leaver = nil  // closes the socket; both streams are idle and no heartbeat is due for 10 minutes
+        let deadline = Date().addingTimeInterval(10)
+        while leaving.isOpen && Date() < deadline { usleep(20_000) }
+        #expect(!leaving.isOpen)
+        #expect(staying.isOpen)
+        while server.metrics.openStreams != 1 && Date() < deadline { usleep(20_000) }
+        #expect(server.metrics.openStreams == 1)
+        // The client that stayed still gets what is written to it.
+        staying.write("data: still here\n\n")
+        #expect(stayer?.read(until: "still here").contains("data: still here") == true)
+    }
+
     @Test func shutdownWithOpenStreamsEndsThemCleanly() throws {
         let box = StreamBox()
         let server = try startServer(box: box)

@@ -26,6 +26,22 @@ import Testing
         #expect(document.sections[0].rows[0].cells["x"] == .number(5))
     }
 
+    @Test func dictionaryStyleHelpers() {
+        var cells: RowCells = ["a": .text("1"), "b": .number(2), "c": .text("3")]
+        #expect(cells["zz", default: .text("none")] == .text("none"))
+        cells["n", default: .number(0)] = .number(9)
+        #expect(cells["n"] == .number(9))
+        let texts: RowCells = cells.filter { $0.value.kind == .text }
+        #expect(texts.keys == ["a", "c"])
+        let doubled = cells.mapValues { value in
+            if case .number(let n) = value { return .number(n * 2) }
+            return value
+        }
+        #expect(doubled["b"] == .number(4) && doubled.keys == cells.keys)
+        cells.removeAll(keepingCapacity: true)
+        #expect(cells.isEmpty)
+    }
+
     @Test func equalityIgnoresOrder() {
         let one: RowCells = ["a": .text("1"), "b": .number(2)]
         let other: RowCells = ["b": .number(2), "a": .text("1")]
@@ -42,14 +58,14 @@ import Testing
         #expect(RowCells(dictionary).dictionary == dictionary)
     }
 
-    @Test func readFromJSONInMemberOrderWithoutNulls() throws {
+    @Test func readFromJSONInColumnOrderWithoutNulls() throws {
         let json = #"""
             {"title": "T", "columns": [{"key": "a"}, {"key": "b"}, {"key": "c"}],
              "sections": [{"key": "s", "rows": [{"key": "r", "cells": {"c": "3", "b": null, "a": "1"}}]}]}
             """#
         let document = try ListDocument(json: try JSONValue(parsing: Array(json.utf8)))
         let cells = document.sections[0].rows[0].cells
-        #expect(cells.keys == ["c", "a"])
+        #expect(cells.keys == ["a", "c"])
         #expect(cells == ["a": .text("1"), "c": .text("3")])
     }
 

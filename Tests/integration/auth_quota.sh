@@ -98,6 +98,15 @@ check "a stream past --max-subscribers is 503" is_problem 503
 check "the 503 has Retry-After" eval '[ -n "$(header retry-after)" ]'
 kill "$stream_pid" 2>/dev/null
 wait "$stream_pid" 2>/dev/null
+# The slot is free as soon as the client hangs up (not at the next heartbeat, 15 s away).
+for _ in $(seq 20); do
+    http GET /metrics
+    [[ "$BODY" == *"list_server_open_streams 0"* ]] && break
+    sleep 0.1
+done
+check "the stream that hung up is gone within 2 s" contains "$BODY" "list_server_open_streams 0"
+curl -s -N --max-time 1 "$BASE_URL/lists/r/events" >"$TEST_TMP/second-stream"
+check "its slot serves the next subscriber" contains "$(cat "$TEST_TMP/second-stream")" "event: reset"
 
 http GET /healthz
 check "still healthy" eq "$STATUS $BODY" "200 ok"

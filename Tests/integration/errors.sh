@@ -124,6 +124,14 @@ check "the HTML page with limit=0 is 400" is_problem 400
 
 post_json '/lists/e/sections/s/rows?before=r1&after=r2' '[{"key": "n"}]'
 rejected 400 "before and after together"
+# Query values are percent-decoded as strictly as paths: bad escapes and non-UTF-8 are 400.
+for query in 'after=%FF' 'after=%C3%28' 'limit=%zz' 'after=%4'; do
+    http GET "/lists/e/rows?$query"
+    check "?$query is 400" is_problem 400
+done
+check "the 400 names the query" contains "$(json_at /detail)" "query string"
+post_json '/lists/e/sections/s/rows?after=%FF' '[{"key": "n"}]'
+rejected 400 "an insert after a non-UTF-8 key"
 
 for bad in '1' 'W/' '"1' 'x"'; do
     patch_json /lists/e '[{"op": "replace", "path": "/title", "value": "X"}]' -H "If-Match: $bad"

@@ -7,6 +7,8 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+// Not in Swift's Glibc module: the server watches idle stream sockets for hang-ups with epoll.
+#include <sys/epoll.h>
 
 /// `MHD_SIZE_UNKNOWN`: the total size of a response whose length is not known in advance.
 extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;
@@ -51,5 +53,8 @@ struct MHD_Daemon *CMicroHTTPD_start_daemon(unsigned int flags, uint16_t port,
 /// Wraps the variadic `MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT)`.
 uint16_t CMicroHTTPD_daemon_bind_port(struct MHD_Daemon *daemon);
 
+/// The socket of a connection, or -1 if unknown.
+/// Wraps the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)`.
+int CMicroHTTPD_connection_fd(struct MHD_Connection *connection);
 
 #endif

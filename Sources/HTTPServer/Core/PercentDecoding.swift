@@ -1,4 +1,5 @@
-/// Percent-decoding of request targets (RFC 3986), strict for paths and lenient for queries.
+/// Percent-decoding of request targets (RFC 3986): a malformed escape or bytes that are not
+/// UTF-8 make the target invalid, in the path and in the query alike.
 enum PercentDecoding {
     /// Decodes `%HH` escapes in one path segment. Returns nil for a malformed escape,
     /// bytes that are not UTF-8, or a decoded NUL (a path never legitimately holds one).
@@ -11,26 +12,24 @@ enum PercentDecoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    /// Decodes a query component: `+` is a space, `%HH` escapes are decoded; anything
-    /// malformed is kept as written rather than rejected.
-    static func decodeQueryComponent(_ component: Substring) -> String {
+    /// Decodes a query component: `+` is a space, `%HH` escapes are decoded. Returns nil for a
+    /// malformed escape or bytes that are not UTF-8.
+    static func decodeQueryComponent(_ component: Substring) -> String? {
         let utf8 = component.utf8
         guard utf8.contains(UInt8(ascii: "%")) || utf8.contains(UInt8(ascii: "+")) else { return String(component) }
-        if let bytes = decode(utf8, plusAsSpace: true), let text = String(validating: bytes, as: UTF8.self) {
-            return text
-        }
-        return String(component)
+        guard let bytes = decode(utf8, plusAsSpace: true) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
-    /// Splits a raw query string into name/value pairs in order; a pair without "=" has an empty value.
-    static func queryItems(_ query: Substring) -> [(name: String, value: String)] {
+    /// Splits a raw query string into name/value pairs in order; a pair without "=" has an empty
+    /// value. Returns nil when any name or value is malformed (see `decodeQueryComponent`).
+    static func queryItems(_ query: Substring) -> [(name: String, value: String)]? {
         var items: [(name: String, value: String)] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = pair.firstIndex(of: "=") {
-                items.append((decodeQueryComponent(pair[..<equals]), decodeQueryComponent(pair[pair.index(after: equals)...])))
-            } else {
-                items.append((decodeQueryComponent(pair), ""))
-            }
+            let equals = pair.firstIndex(of: "=")
+            guard let name = decodeQueryComponent(pair[..<(equals ?? pair.endIndex)]) else { return nil }
+            guard let value = equals.map({ decodeQueryComponent(pair[pair.index(after: $0)...]) }) ?? "" else { return nil }
+            items.append((name, value))
         }
         return items
     }

@@ -19,8 +19,9 @@ public struct Request: Sendable {
     public internal(set) var parameters: [String: String] = [:]
 
     /// Parses a request target ("/path?query", or an absolute "http://host/path?query").
-    /// - Throws: `HTTPError` 400 when the path is malformed: not starting with "/", a bad
-    ///   `%` escape, bytes that are not UTF-8, or an encoded NUL.
+    /// - Throws: `HTTPError` 400 when the path is malformed (not starting with "/", a bad `%`
+    ///   escape, bytes that are not UTF-8, or an encoded NUL) or the query is (a bad `%` escape
+    ///   or bytes that are not UTF-8).
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws {
         var target = Substring(target)
         if target.utf8.first != UInt8(ascii: "/") && (target.hasPrefix("http://") || target.hasPrefix("https://")) {
@@ -54,7 +55,10 @@ public struct Request: Sendable {
         self.method = method
         self.path = String(pathPart)
         self.pathSegments = segments
-        self.queryItems = rawQuery.isEmpty ? [] : PercentDecoding.queryItems(Substring(rawQuery))
+        guard let queryItems = rawQuery.isEmpty ? [] : PercentDecoding.queryItems(Substring(rawQuery)) else {
+            throw HTTPError(.badRequest, "The query string holds a malformed escape or bytes that are not UTF-8.")
+        }
+        self.queryItems = queryItems
         self.headers = headers
         self.body = body
     }

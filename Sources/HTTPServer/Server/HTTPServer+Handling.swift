@@ -121,6 +121,10 @@ extension HTTPServer {
                 streams.remove(created)
                 metrics.streamClosed()
             }
+            let socket = CMicroHTTPD_connection_fd(connection)
+            if socket >= 0, let hangUps, let token = hangUps.watch(created, socket: socket) {
+                created.onTermination { hangUps.unwatch(token) }
+            }
         }
         try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(response.status.code), mhdResponse) }
         return stream

@@ -21,6 +21,8 @@ public final class HTTPServer: Sendable {
     public let metrics: ServerMetrics
     let router: Router
     let streams = StreamRegistry()
+    /// Cancels idle streams whose clients hung up (nil if epoll is unavailable).
+    let hangUps = HangUpWatcher()
     private let address: BindAddress
     private let daemon = Mutex<Daemon?>(nil)
 
@@ -75,6 +77,7 @@ public final class HTTPServer: Sendable {
             throw error
         }
         streams.startHeartbeats(interval: configuration.heartbeatInterval)
+        hangUps?.start()
     }
 
     /// The port being served (the real one when configured with 0), or 0 before `start`.
@@ -99,6 +102,7 @@ public final class HTTPServer: Sendable {
             return
         }
         streams.closeAll()
+        hangUps?.stop()
         MHD_stop_daemon(running.pointer)
         Unmanaged.passUnretained(self).release()
     }

@@ -5,7 +5,8 @@ import Synchronization
 /// in order and suspends the connection (no CPU, no polling) while nothing is buffered.
 ///
 /// A stream ends when the writer calls `finish` (after the buffered bytes are sent) or `cancel`,
-/// when the client goes away (noticed on the next write or heartbeat), or when the server shuts
+/// when the client goes away (noticed at once through epoll, or else on the next write or
+/// heartbeat), or when the server shuts
 /// down. `onTermination` handlers run once, when the connection is done with the stream;
 /// unsubscribe there.
 public final class ResponseStream: Sendable {

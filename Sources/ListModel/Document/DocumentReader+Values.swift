@@ -3,13 +3,15 @@
 extension DocumentReader {
     // MARK: Cells
 
-    /// The cells in the object's member order; a repeated member's last value wins (in the place
-    /// of its first), and `null` members are left out.
+    /// The cells in column order (the canonical form; a renderer then finds each at its column's
+    /// position); a repeated member's last value wins, and `null` members are left out.
     func cells(_ value: JSONValue) throws(Failure) -> RowCells {
         guard case .object(let object) = value else { throw typeMismatch("an object of cells", value) }
         var cells = RowCells()
         cells.reserveCapacity(object.count)
         var seen: UInt64 = 0  // columns 0..<64 already present: no search needed for the others
+        var lastColumn = -1
+        var inColumnOrder = true
         for (name, member) in object {
             guard let index = columnIndex[name] else {
                 throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
@@ -22,6 +24,11 @@ extension DocumentReader {
             } else {
                 cells[name] = cellValue
             }
+            if index < lastColumn { inColumnOrder = false }
+            lastColumn = index
+        }
+        if !inColumnOrder {
+            cells.entries.sort { columnIndex[$0.key] ?? 0 < columnIndex[$1.key] ?? 0 }
         }
         return cells
     }

@@ -5,14 +5,14 @@
 /// order), but its entries sit next to each other, so the HTML renderer reads them in place,
 /// in column order, without hashing or copying. Setting a key that is present replaces its
 /// value where it is; a new key goes last. Lookups are linear: rows hold tens of cells.
-/// Documents read from JSON keep the JSON's member order (the canonical form's is column order);
-/// `init(_:)` from a `Dictionary` orders by key, so the result does not depend on hashing.
+/// Documents read from JSON (`ListDocument(json:)`) have their cells in column order, as in the
+/// canonical form; `init(_:)` from a `Dictionary` orders by key, so the result does not depend on
+/// hashing.
 public struct RowCells: Sendable {
     public typealias Element = (key: String, value: CellValue)
 
     /// One cell as stored (see `withUnsafeEntries`).
     public struct Entry: Sendable {
-        /// The first field: a renderer may read its bits (see `HTMLRenderer`'s `ResolvedColumns`).
         public let key: String
         public var value: CellValue
     }
@@ -98,7 +98,29 @@ public struct RowCells: Sendable {
     }
 
     /// Removes every cell.
-    public mutating func removeAll() { entries.removeAll() }
+    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        entries.removeAll(keepingCapacity: keepCapacity)
+    }
+
+    /// The value of the cell with `key`, or `defaultValue` when there is none; setting stores it.
+    public subscript(key: String, default defaultValue: @autoclosure () -> CellValue) -> CellValue {
+        get { self[key] ?? defaultValue() }
+        set { self[key] = newValue }
+    }
+
+    /// The cells `isIncluded` keeps, in order.
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> RowCells {
+        var kept = RowCells()
+        kept.entries = try entries.filter { try isIncluded((key: $0.key, value: $0.value)) }
+        return kept
+    }
+
+    /// The same keys with transformed values, in order.
+    public func mapValues(_ transform: (CellValue) throws -> CellValue) rethrows -> RowCells {
+        var mapped = RowCells()
+        mapped.entries = try entries.map { Entry(key: $0.key, value: try transform($0.value)) }
+        return mapped
+    }
 
     /// The keys, in order.
     public var keys: [String] { entries.map(\.key) }

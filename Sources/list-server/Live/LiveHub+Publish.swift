@@ -49,6 +49,7 @@ extension LiveHub {
             if channel.recent.count > limits.recentVersions { channel.recent.removeFirst() }
             channel.current = new
             channel.views = newViews
+            channel.rowMarkup.forgetDeletedRows(keepingRowsOf: new.list)
             state.channels[change.id] = channel
         }
     }

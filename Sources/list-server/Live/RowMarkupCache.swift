@@ -23,4 +23,15 @@ final class RowMarkupCache: @unchecked Sendable {
         entries[row.key] = (row, html)
         return html
     }
+
+    /// How many rows are cached.
+    var count: Int { entries.count }
+
+    /// Forgets rows that `list` no longer holds, once they are as many as the rows it holds
+    /// (and at least 1,024), so deleted rows do not linger until the capacity is reached. The
+    /// scan is linear, and happens after at least as many deletions as rows are left.
+    func forgetDeletedRows(keepingRowsOf list: IndexedList) {
+        guard entries.count > Swift.max(2 * list.rowCount, 1_024) else { return }
+        entries = entries.filter { list.orderKeysByRow[$0.key] != nil }
+    }
 }
