@@ -76,8 +76,9 @@ public struct IndexedList: Sendable {
     /// The key of each row, by flattened position: built on each call, O(n).
     var rowKeys: [String] { flattenedRowKeys(document) }
 
-    /// Row key → order key, as one dictionary: built on each call, O(n).
-    public var orderKeysByRow: [String: OrderKey] { orderKeyMap.dictionary }
+    /// Row key → order key: lookups cost a dictionary lookup or two (`dictionary` gives it
+    /// whole, in O(n)).
+    public var orderKeysByRow: OrderKeyMap { orderKeyMap }
 
     /// The flattened position of the row with this key, or `nil` when there is none:
     /// a binary search for its order key.
