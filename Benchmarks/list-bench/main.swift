@@ -6,6 +6,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("diff", runDiffBenchmarks),
     ("render", runRenderBenchmarks),
     ("paging", runPagingBenchmarks),
+    ("writes", runWriteBenchmarks),
 ]
 
 let selected = Set(CommandLine.arguments.dropFirst())

@@ -36,7 +36,17 @@ public final class ListStore: Sendable {
         // only an operating-system crash or power loss can lose the last commits.
         try db.execute("PRAGMA synchronous=NORMAL")
         try db.execute("PRAGMA foreign_keys=ON")
-        try db.execute(Schema.version1)
+        try db.transaction {
+            if try userVersion(db) == 1 { try db.execute(Schema.changesToVersion2) }
+            try db.execute(Schema.current)
+        }
+    }
+
+    /// The schema version the database was last written with (0 for a new one).
+    private static func userVersion(_ db: SQLiteConnection) throws -> Int {
+        let query = try db.statement("PRAGMA user_version")
+        defer { query.reset() }
+        return try query.step() ? query.int(0) : 0
     }
 
     /// Every stored list with its rows in order.

@@ -2,8 +2,9 @@
 /// list created again under that id continues the numbering (a client resuming from an old
 /// version can never mistake the new list's patches for the old one's). Rows are stored one by one so a write touches only what it changed;
 /// `order_key` sorts rows in document order within a list (BINARY collation: byte order).
+/// `changes` is a rowid table so that a seek by (list, version) never reads a patch.
 enum Schema {
-    static let version1 = """
+    static let current = """
         CREATE TABLE IF NOT EXISTS lists (
           id      TEXT PRIMARY KEY,
           version INTEGER NOT NULL,
@@ -23,12 +24,28 @@ enum Schema {
           version INTEGER NOT NULL,
           patch   BLOB NOT NULL,
           PRIMARY KEY (list_id, version)
-        ) WITHOUT ROWID;
+        );
         CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY, checked INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS tombstones (
           id      TEXT PRIMARY KEY,
           version INTEGER NOT NULL
         ) WITHOUT ROWID;
-        PRAGMA user_version = 1;
+        PRAGMA user_version = 2;
+        """
+
+    /// Version 2 keeps `changes` in a rowid table. In version 1 it was `WITHOUT ROWID`: its
+    /// records, patches included, sat in the key's B-tree, and SQLite reads a record that spills
+    /// onto overflow pages whole to compare keys, so every write of a list whose log held a big
+    /// patch (the whole document of its creation) copied that patch, twice.
+    static let changesToVersion2 = """
+        CREATE TABLE changes_v2 (
+          list_id TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          patch   BLOB NOT NULL,
+          PRIMARY KEY (list_id, version)
+        );
+        INSERT INTO changes_v2 (list_id, version, patch) SELECT list_id, version, patch FROM changes;
+        DROP TABLE changes;
+        ALTER TABLE changes_v2 RENAME TO changes;
         """
 }

@@ -31,7 +31,7 @@ extension IndexedList {
         let oldMiddle = prefix..<(oldCount - suffix)
         let newMiddle = prefix..<(newCount - suffix)
         if oldMiddle.isEmpty && newMiddle.isEmpty {
-            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: newKeys, orderKeysByRow: orderKeysByRow)
+            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: newKeys, orderKeyMap: orderKeyMap)
         }
         let lower = prefix > 0 ? orderKeys[prefix - 1] : nil
         let upper = suffix > 0 ? orderKeys[oldCount - suffix] : nil
@@ -41,7 +41,7 @@ extension IndexedList {
         var keptOffsets: [Int] = []
         var keptKeys: [OrderKey] = []
         for index in newMiddle {
-            guard let key = orderKeysByRow[newKeys[index]] else { continue }
+            guard let key = orderKeyMap[newKeys[index]] else { continue }
             if let lower, key <= lower { continue }  // only in a document with repeated keys
             if let upper, key >= upper { continue }
             keptOffsets.append(index - prefix)
@@ -49,7 +49,7 @@ extension IndexedList {
         }
         // The old position of each kept row, by merging the kept keys (sorted: they nearly
         // are) with the old stretch's keys; old rows not met are gone from the map.
-        var map = orderKeysByRow
+        var map = orderKeyMap
         var byKey = Array(keptKeys.indices)
         byKey.sort { keptKeys[$0] < keptKeys[$1] }
         var oldPositions = [Int](repeating: -1, count: keptKeys.count)
@@ -59,7 +59,7 @@ extension IndexedList {
                 oldPositions[byKey[next]] = index
                 next += 1
             } else {
-                map.removeValue(forKey: rowKeys[index])
+                map.remove(rowKeys[index])
             }
         }
         var middle = [OrderKey?](repeating: nil, count: newMiddle.count)
@@ -90,14 +90,14 @@ extension IndexedList {
         // Beyond the deleted rows, the map changes only for new and re-keyed rows.
         let stayed = middle.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         if stayed < middle.count {
-            for offset in middle.indices where middle[offset] == nil { map[newKeys[prefix + offset]] = middleKeys[offset] }
+            for offset in middle.indices where middle[offset] == nil { map.set(newKeys[prefix + offset], middleKeys[offset]) }
         }
         var keys: [OrderKey] = []
         keys.reserveCapacity(newCount)
         keys += orderKeys[..<prefix]
         keys += middleKeys
         keys += orderKeys[(oldCount - suffix)...]
-        return IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newKeys, orderKeysByRow: map)
+        return IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newKeys, orderKeyMap: map)
     }
 
     /// The cheap common case: every old row is still at its old position (content edits,
@@ -117,14 +117,14 @@ extension IndexedList {
         }
         guard position >= rowKeys.count else { return nil }
         if appended.isEmpty {
-            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys, orderKeysByRow: orderKeysByRow)
+            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys, orderKeyMap: orderKeyMap)
         }
         let fresh = OrderKey.keys(between: orderKeys.last, nil, count: appended.count)
-        var map = orderKeysByRow
+        var map = orderKeyMap
         for (key, orderKey) in zip(appended, fresh) {
-            guard map.updateValue(orderKey, forKey: key) == nil else { return nil }  // a repeated key
+            guard map.insert(key, orderKey) else { return nil }  // a repeated key
         }
         return IndexedList(unchecked: newDocument, orderKeys: orderKeys + fresh, rowKeys: rowKeys + appended,
-                           orderKeysByRow: map)
+                           orderKeyMap: map)
     }
 }

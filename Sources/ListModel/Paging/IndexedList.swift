@@ -12,7 +12,7 @@ public struct IndexedList: Sendable {
     public let orderKeys: [OrderKey]
     /// Row key → order key. A row's position is found from its order key by binary search,
     /// so this map changes only for the rows an update re-keys, adds or removes.
-    public let orderKeysByRow: [String: OrderKey]
+    let orderKeyMap: OrderKeyMap
     /// The key of each row, by flattened position.
     let rowKeys: [String]
     /// The flattened position of each section's first row, then the row count.
@@ -46,18 +46,18 @@ public struct IndexedList: Sendable {
 
     /// A list from keys known to fit; the row-key arrays and map are computed unless given.
     init(unchecked document: ListDocument, orderKeys: [OrderKey], rowKeys knownRowKeys: [String]? = nil,
-         orderKeysByRow knownMap: [String: OrderKey]? = nil) {
+         orderKeyMap knownMap: OrderKeyMap? = nil) {
         self.document = document
         self.orderKeys = orderKeys
         let rowKeys = knownRowKeys ?? flattenedRowKeys(document)
         self.rowKeys = rowKeys
         if let knownMap {
-            orderKeysByRow = knownMap
+            orderKeyMap = knownMap
         } else {
             var map: [String: OrderKey] = [:]
             map.reserveCapacity(rowKeys.count)
             for (key, orderKey) in zip(rowKeys, orderKeys) { map[key] = orderKey }
-            orderKeysByRow = map
+            orderKeyMap = OrderKeyMap(map)
         }
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)
@@ -77,16 +77,19 @@ public struct IndexedList: Sendable {
     /// The number of rows in all sections.
     public var rowCount: Int { orderKeys.count }
 
+    /// Row key → order key, as one dictionary: built on each call, O(n).
+    public var orderKeysByRow: [String: OrderKey] { orderKeyMap.dictionary }
+
     /// The flattened position of the row with this key, or `nil` when there is none:
     /// a binary search for its order key.
     public func position(ofRow key: String) -> Int? {
-        guard let orderKey = orderKeysByRow[key] else { return nil }
+        guard let orderKey = orderKeyMap[key] else { return nil }
         let position = firstPosition(notBefore: orderKey)
         return position < rowCount && orderKeys[position] == orderKey ? position : nil
     }
 
     /// The order key of the row with this key, or `nil` when there is none.
-    public func orderKey(ofRow key: String) -> OrderKey? { orderKeysByRow[key] }
+    public func orderKey(ofRow key: String) -> OrderKey? { orderKeyMap[key] }
 
     /// The section index and row index of a flattened position (`0..<rowCount`).
     public func location(ofPosition position: Int) -> (section: Int, row: Int) {

@@ -56,10 +56,38 @@ final class ListRegistry: Sendable {
 
     /// Applies one write. `edit` gets the current document (nil when the list does not exist
     /// and `mayCreate` is true) and returns the new one, or throws to refuse: then nothing changes.
+    /// The patch for subscribers and the store's rows come from a diff of the whole list.
     /// - Parameter precondition: the client's `If-Match` / `If-None-Match`.
     @discardableResult
     func write(id: String, precondition: WritePrecondition = .none, mayCreate: Bool = false,
                _ edit: (ListDocument?) throws -> ListDocument) throws -> ListSnapshot {
+        try apply(id: id, precondition: precondition, mayCreate: mayCreate) { old in
+            let document = try edit(old?.document)
+            guard let old else {
+                return (IndexedList(document: document), JSONPatch(operations: [.replace(path: .root, value: document.json)]), nil)
+            }
+            return (old.list.updated(to: document), JSONPatch(from: old.document, to: document), nil)
+        }
+    }
+
+    /// Applies a keyed row edit of an existing list: `edit` gets the current list and returns
+    /// the edit it made, patch included, or throws to refuse. No diff is computed and the store
+    /// writes only the rows the edit names, so the cost does not grow with the list.
+    @discardableResult
+    func writeRows(id: String, precondition: WritePrecondition = .none,
+                   _ edit: (IndexedList) throws -> IndexedRowEdit) throws -> ListSnapshot {
+        try apply(id: id, precondition: precondition, mayCreate: false) { old in
+            let made = try edit(old!.list)
+            return (made.list, made.patch, made)
+        }
+    }
+
+    /// The write both kinds share: locks, precondition, version, store commit, publication.
+    /// `compute` returns the new list, the patch from the old one, and for a row edit the edit.
+    private func apply(
+        id: String, precondition: WritePrecondition, mayCreate: Bool,
+        _ compute: (ListSnapshot?) throws -> (list: IndexedList, patch: JSONPatch, rows: IndexedRowEdit?)
+    ) throws -> ListSnapshot {
         while true {
             let entry = try slot(for: id, mayCreate: mayCreate)
             let result: ListSnapshot? = try entry.writer.withLock { _ in
@@ -70,13 +98,12 @@ final class ListRegistry: Sendable {
                     if let failure = precondition.failure(version: old?.version) {
                         throw RegistryError.preconditionFailed(failure)
                     }
-                    let document = try edit(old?.document)
-                    let list = old.map { $0.list.updated(to: document) } ?? IndexedList(document: document)
+                    let (list, patch, rows) = try compute(old)
                     let base = old?.version ?? tombstones.withLock { $0[id] } ?? 0
                     let new = ListSnapshot(id: id, version: base + 1, list: list)
-                    let patch = old.map { JSONPatch(from: $0.document, to: document) }
-                        ?? JSONPatch(operations: [.replace(path: .root, value: document.json)])
-                    try store.commit(StoredListCoding.write(from: old, to: new, patch: patch))
+                    let write = rows.map { StoredListCoding.write(to: new, rowEdit: $0) }
+                        ?? StoredListCoding.write(from: old, to: new, patch: patch)
+                    try store.commit(write)
                     if old == nil { tombstones.withLock { _ = $0.removeValue(forKey: id) } }
                     entry.current.withLock { $0 = new }
                     publish(ListChange(id: id, old: old, new: new, patch: patch))

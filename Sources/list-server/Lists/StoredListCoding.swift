@@ -80,6 +80,21 @@ enum StoredListCoding {
             upsertedRows: upserted, deletedRowKeys: deleted, patch: patch.json.serialized())
     }
 
+    /// The store write of a keyed row edit: the rows it names, nothing else looked at.
+    static func write(to new: ListSnapshot, rowEdit: IndexedRowEdit) -> StoreWrite {
+        let columns = new.document.columns
+        let upserted = rowEdit.writtenRowKeys.map { key in
+            let position = new.list.position(ofRow: key)!
+            return StoredRow(
+                key: key, section: new.list.sectionKey(atPosition: position),
+                orderKey: new.list.orderKeys[position].rawValue,
+                body: new.list.row(atPosition: position).json(columns: columns).serialized())
+        }
+        return StoreWrite(
+            id: new.id, version: new.version, meta: meta(of: new.document).serialized(),
+            upsertedRows: upserted, deletedRowKeys: rowEdit.removedRowKeys, patch: rowEdit.patch.json.serialized())
+    }
+
     /// The document's canonical JSON with every section's rows emptied.
     static func meta(of document: ListDocument) -> JSONValue {
         var shell = document

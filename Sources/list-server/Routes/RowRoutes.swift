@@ -1,7 +1,8 @@
 import HTTPServer
 import ListModel
 
-/// Keyed row edits: append or insert rows into a section, replace or delete one row.
+/// Keyed row edits: append or insert rows into a section, replace or delete one row. Each
+/// describes what it changed (`IndexedRowEdit`), so no whole-list diff is computed.
 enum RowRoutes {
     static func register(on router: inout Router, context: ServerContext) {
         router.post("/lists/{id}/sections/{section}/rows") { request in try insert(request, context) }
@@ -17,12 +18,11 @@ enum RowRoutes {
         let position = try insertPosition(request)
         return try APIError.mapping {
             let json = try JSONValue(parsing: request.body)
-            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
-                var document = old!
-                let rows = try rowsProblem { try Row.rows(json: json, columns: document.columns) }
-                try document.insertRows(rows, inSection: sectionKey, at: position)
-                try requireRowLimit(document, context)
-                return document
+            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+                let rows = try rowsProblem { try Row.rows(json: json, columns: list.document.columns) }
+                let edit = try list.insertingRows(rows, inSection: sectionKey, at: position)
+                try requireRowLimit(edit.list.document, context)
+                return edit
             }
             return WriteAnswer.response(snapshot)
         }
@@ -42,11 +42,9 @@ enum RowRoutes {
                 throw HTTPError(.unprocessableContent, "/key: the body names row \(key.serializedText), but the URL names \"\(rowKey)\".")
             }
             object["key"] = .string(rowKey)
-            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
-                var document = old!
-                let row = try rowsProblem { try Row(json: .object(object), columns: document.columns) }
-                try document.replaceRow(row)
-                return document
+            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+                let row = try rowsProblem { try Row(json: .object(object), columns: list.document.columns) }
+                return try list.replacingRow(row)
             }
             return WriteAnswer.response(snapshot)
         }
@@ -58,10 +56,8 @@ enum RowRoutes {
         let (id, precondition) = (write.id, write.precondition)
         let rowKey = try request.parameter("row")
         return try APIError.mapping {
-            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
-                var document = old!
-                try document.removeRow(key: rowKey)
-                return document
+            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+                try list.removingRow(key: rowKey)
             }
             return WriteAnswer.response(snapshot, status: .noContent)
         }

@@ -1,0 +1,114 @@
+/// A keyed row edit made to an `IndexedList`: the list after it, the patch that takes the
+/// old document to the new one, and the rows a store must write or delete.
+///
+/// Made by `replacingRow`, `insertingRows` and `removingRow`, which know what they change and
+/// so need no diff: their cost is a lookup plus copies of the touched section's rows and of
+/// the order-key arrays, whatever the list's size.
+public struct IndexedRowEdit: Sendable {
+    /// The list after the edit.
+    public let list: IndexedList
+    /// Applied to the old document's JSON, gives `list.document.json`.
+    public let patch: JSONPatch
+    /// Keys of rows that are new or whose content changed (to write), in document order.
+    public let writtenRowKeys: [String]
+    /// Keys of rows that are gone (to delete).
+    public let removedRowKeys: [String]
+}
+
+extension IndexedList {
+    /// Replaces the row with `row.key` in place, keeping its section, position and order key.
+    ///
+    /// The patch is the one the keyed diff writes for a changed row: the changed cells, `href`
+    /// and `style`, or one `replace` of the row when smaller; empty when nothing changed.
+    public func replacingRow(_ row: Row) throws(ListEditError) -> IndexedRowEdit {
+        guard let position = position(ofRow: row.key) else { throw .notFound("no row with key \"\(row.key)\"") }
+        let (section, index) = location(ofPosition: position)
+        var newDocument = document
+        let old = newDocument.sections[section].rows[index]
+        newDocument.sections[section].rows[index] = row
+        var writer = PatchWriter()
+        var changes = RowChangeWriter()
+        changes.append(from: old, to: row, compareCells: true, section: section, row: index,
+                       columns: document.columns, into: &writer)
+        let list = IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys,
+                               orderKeyMap: orderKeyMap)
+        return IndexedRowEdit(list: list, patch: JSONPatch(operations: writer.operations),
+                              writtenRowKeys: old == row ? [] : [row.key], removedRowKeys: [])
+    }
+
+    /// Removes the row with this key; the other rows keep their order keys.
+    public func removingRow(key: String) throws(ListEditError) -> IndexedRowEdit {
+        guard let position = position(ofRow: key) else { throw .notFound("no row with key \"\(key)\"") }
+        let (section, index) = location(ofPosition: position)
+        var newDocument = document
+        newDocument.sections[section].rows.remove(at: index)
+        var keys = orderKeys
+        keys.remove(at: position)
+        var newRowKeys = rowKeys
+        newRowKeys.remove(at: position)
+        var map = orderKeyMap
+        map.remove(key)
+        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeyMap: map)
+        let patch = JSONPatch(operations: [.remove(path: OperationPath.row(section, index).pointer)])
+        return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: [], removedRowKeys: [key])
+    }
+
+    /// Inserts rows into the section with key `target` (the same rules and errors as
+    /// `ListDocument.insertRows`). The new rows get order keys between their neighbours';
+    /// no other row is renumbered, except in `updated(to:)`'s one case (keys grown too long
+    /// after thousands of inserts at one spot), where the list is re-keyed as it does.
+    public func insertingRows(_ newRows: [Row], inSection target: String,
+                              at insertion: RowInsertPosition = .end) throws(ListEditError) -> IndexedRowEdit {
+        try insertingRows(newRows, inSection: target, at: insertion, maxKeyLength: Cursor.maxOrderKeyBytes)
+    }
+
+    func insertingRows(_ newRows: [Row], inSection target: String, at insertion: RowInsertPosition,
+                       maxKeyLength: Int) throws(ListEditError) -> IndexedRowEdit {
+        guard let section = sectionIndexes[target] else { throw .notFound("no section with key \"\(target)\"") }
+        var seen = Set<String>()
+        for row in newRows {
+            guard seen.insert(row.key).inserted else { throw .invalid("row key \"\(row.key)\" appears twice in the request") }
+            if let existing = self.position(ofRow: row.key) {
+                throw .invalid("row key \"\(row.key)\" is already used in section \"\(sectionKey(atPosition: existing))\"")
+            }
+        }
+        let index: Int
+        switch insertion {
+        case .end:
+            index = document.sections[section].rows.count
+        case .before(let anchor), .after(let anchor):
+            guard let anchorPosition = self.position(ofRow: anchor),
+                  location(ofPosition: anchorPosition).section == section else {
+                throw .notFound("no row with key \"\(anchor)\" in section \"\(target)\"")
+            }
+            let anchorIndex = anchorPosition - sectionStarts[section]
+            if case .after = insertion { index = anchorIndex + 1 } else { index = anchorIndex }
+        }
+        var newDocument = document
+        newDocument.sections[section].rows.insert(contentsOf: newRows, at: index)
+        var operations: [JSONPatchOperation] = []
+        operations.reserveCapacity(newRows.count)
+        for (offset, row) in newRows.enumerated() {
+            operations.append(.add(path: OperationPath.row(section, index + offset).pointer, value: row.json(columns: document.columns)))
+        }
+        let patch = JSONPatch(operations: operations)
+        let written = newRows.map(\.key)
+
+        let position = sectionStarts[section] + index
+        let fresh = OrderKey.keys(between: position > 0 ? orderKeys[position - 1] : nil,
+                                  position < orderKeys.count ? orderKeys[position] : nil, count: newRows.count)
+        if fresh.contains(where: { $0.rawValue.utf8.count > maxKeyLength }) {
+            // Every row is re-keyed: each must be written again with its new order key.
+            let list = updated(to: newDocument, maxKeyLength: maxKeyLength)
+            return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: list.rowKeys, removedRowKeys: [])
+        }
+        var keys = orderKeys
+        keys.insert(contentsOf: fresh, at: position)
+        var newRowKeys = rowKeys
+        newRowKeys.insert(contentsOf: written, at: position)
+        var map = orderKeyMap
+        for (key, orderKey) in zip(written, fresh) { map.set(key, orderKey) }
+        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeyMap: map)
+        return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: written, removedRowKeys: [])
+    }
+}
