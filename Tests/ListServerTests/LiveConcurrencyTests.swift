@@ -118,6 +118,6 @@ struct LiveConcurrencyTests {
             client.stream.terminated()
         }
         #expect(harness.hub.subscriberCount == 0)
-        #expect(harness.hub.state.withLock { $0.channels.isEmpty && $0.staleCount == 0 })
+        #expect(harness.hub.directory.withLock { $0.channels.isEmpty && $0.staleCount == 0 })
     }
 }

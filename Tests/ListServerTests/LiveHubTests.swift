@@ -263,6 +263,6 @@ struct LiveHubTests {
             client.stream.terminated()
         }
         #expect(harness.hub.subscriberCount == 0)
-        #expect(harness.hub.state.withLock { $0.channels.isEmpty && $0.listOfSubscription.isEmpty })
+        #expect(harness.hub.directory.withLock { $0.channels.isEmpty && $0.channelOfSubscription.isEmpty })
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Live hub: slow subscribers")
 struct LiveStaleTests {
     func counts(_ hub: LiveHub) -> (subscribers: Int, stale: Int) {
-        hub.state.withLock { ($0.subscriberCount, $0.staleCount) }
+        hub.directory.withLock { ($0.subscriberCount, $0.staleCount) }
     }
 
     @Test func aSlowSubscriberIsSkippedThenResetOnceDrained() throws {
@@ -52,7 +52,7 @@ struct LiveStaleTests {
         harness.hub.sweepStaleSubscribers()
         slow.stream.terminated()
         #expect(counts(harness.hub) == (0, 0))
-        #expect(harness.hub.state.withLock { $0.channels.values.allSatisfy { $0.subscribers.isEmpty } })
+        #expect(harness.hub.directory.withLock { Array($0.channels.values) }.allSatisfy { $0.state.withLock { $0.subscribers.isEmpty } })
     }
 
     @Test func aStaleSubscriberOfADeletedListIsForgotten() throws {

@@ -4,25 +4,27 @@ import ListModel
 
 extension LiveHub {
     /// Sends one accepted write to the list's subscribers. Called by the registry under the
-    /// list's write lock, so changes arrive here in version order.
+    /// list's write lock, so changes arrive here in version order. Holds the list's channel
+    /// lock (not the directory's) while it renders and diffs, so other lists go on meanwhile.
     func publish(_ change: ListChange) {
-        state.withLock { state in
-            guard var channel = state.channels[change.id] else { return }
+        guard let channel = directory.withLock({ $0.channels[change.id] }) else { return }
+        channel.state.withLock { state in
+            guard !state.closed else { return }  // left the hub meanwhile; a new one starts at the registry's snapshot
             guard let new = change.new else {
                 // A list created again under this id may have reached the hub first (its writes
                 // hold the new list's lock, not the deleted one's): its streams go on.
-                if let old = change.old, old.version < channel.current.version { return }
-                endChannel(change.id, version: (change.old?.version ?? channel.current.version) + 1, state: &state)
+                if let old = change.old, old.version < state.current.version { return }
+                close(channel, deletedAt: (change.old?.version ?? state.current.version) + 1, state: &state)
                 return
             }
-            let old = channel.current
+            let old = state.current
             guard new.version > old.version else { return }  // a subscriber already started from it
             var jsonEvent: [UInt8]?
             var htmlEvents: [LiveWindow: [UInt8]] = [:]
             var newViews: [LiveWindow: LiveView] = [:]
-            for subscriber in channel.subscribers.values where !subscriber.stale && subscriber.version < new.version {
+            for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
                 guard subscriber.version == old.version, subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes else {
-                    markStale(subscriber, state: &state)
+                    markStale(subscriber)
                     continue
                 }
                 let event: [UInt8]
@@ -34,7 +36,7 @@ extension LiveHub {
                     if let shared = htmlEvents[subscriber.window] {
                         event = shared
                     } else {
-                        let before = channel.currentView(subscriber.window, renderer: renderer)
+                        let before = state.currentView(subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
                         let after = LiveView(snapshot: new, window: subscriber.window, renderer: renderer,
                                              rowMarkup: channel.rowMarkup)
                         event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
@@ -45,38 +47,46 @@ extension LiveHub {
                 subscriber.stream.write(event)
                 subscriber.version = new.version
             }
-            channel.recent.append(old)
-            if channel.recent.count > limits.recentVersions { channel.recent.removeFirst() }
-            channel.current = new
-            channel.views = newViews
+            state.recent.append(LiveChannel.PastVersion(
+                snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
+            if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
+            state.current = new
+            state.views = newViews
             channel.rowMarkup.forgetDeletedRows(keepingRowsOf: new.list)
-            state.channels[change.id] = channel
         }
     }
 
-    /// The list is gone: every subscriber gets `event: deleted` and its stream ends.
-    func endChannel(_ id: String, version: Int, state: inout State) {
-        guard let channel = state.channels.removeValue(forKey: id) else { return }
+    /// The list is gone: every subscriber gets `event: deleted`, its stream ends, and the
+    /// channel leaves the hub. Called under the channel's lock.
+    func close(_ channel: LiveChannel, deletedAt version: Int, state: inout LiveChannel.State) {
+        state.closed = true
         let event = ServerSentEvent.deleted(version: version)
-        for subscriber in channel.subscribers.values {
+        let subscribers = state.subscribers.values
+        state.subscribers = [:]
+        for subscriber in subscribers {
             subscriber.stream.write(event)
             subscriber.stream.finish()
-            forget(subscriber, state: &state)
+        }
+        directory.withLock { directory in
+            if directory.channels[channel.listID] === channel { directory.channels[channel.listID] = nil }
+            for subscriber in subscribers { forget(subscriber, directory: &directory) }
         }
     }
 
-    func markStale(_ subscriber: Subscriber, state: inout State) {
+    /// Stops sending patches to a subscriber until the sweeper resets it. Called under its
+    /// channel's lock.
+    func markStale(_ subscriber: Subscriber) {
         guard !subscriber.stale else { return }
         subscriber.stale = true
         subscriber.staleSince = monotonicNow()
-        state.staleCount += 1
+        directory.withLock { $0.staleCount += 1 }
     }
 
-    /// Drops a subscriber from the books (its channel entry is the caller's to remove).
-    func forget(_ subscriber: Subscriber, state: inout State) {
-        guard state.listOfSubscription.removeValue(forKey: subscriber.id) != nil else { return }
-        state.subscriberCount -= 1
-        if subscriber.stale { state.staleCount -= 1 }
+    /// Drops a subscriber, already taken out of its channel, from the books.
+    func forget(_ subscriber: Subscriber, directory: inout Directory) {
+        guard directory.channelOfSubscription.removeValue(forKey: subscriber.id) != nil else { return }
+        directory.subscriberCount -= 1
+        if subscriber.stale { directory.staleCount -= 1 }
     }
 }
 

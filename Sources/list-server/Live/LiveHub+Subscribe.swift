@@ -19,103 +19,99 @@ extension LiveHub {
     /// Registers a stream and writes its first events: the subscription id, then a `reset`, or
     /// only the patches after `since` when the hub can resume from there. Runs when the stream
     /// starts; a list that is gone by then gets `event: deleted`.
+    ///
+    /// The first events are made under no lock, for the version the channel is at; the
+    /// subscriber is then registered under the channel's lock. Writes that landed meanwhile
+    /// are added to its first events there (`catchUp`), so no publish slips between its first
+    /// events and its registration.
     func attach(_ request: SubscribeRequest, to stream: ResponseStream) {
         let id = SubscriptionID.make()
-        let attached = state.withLock { state -> Bool in
-            guard state.subscriberCount < limits.maxSubscribers else { return false }
-            // Taken out of the table while it changes, so that adding a subscriber does not
-            // copy the channel's other subscribers.
-            var channel: Channel
-            if let existing = state.channels.removeValue(forKey: request.listID) {
-                channel = existing
-            } else if let snapshot = registrySnapshot(request.listID) {
-                channel = Channel(current: snapshot)
-            } else {
-                stream.write(ServerSentEvent.deleted(version: 0))
-                stream.finish()
-                return true
-            }
-            let current = channel.current
-            let base = request.since.flatMap { since in channel.recent.first { $0.version == since } }
-            let window: LiveWindow
-            switch request.window {
-            case .limit(let limit): window = LiveWindow(limit: limit, in: (base ?? current).list)
-            case .until(let cursor): window = .through(cursor)
-            }
-            let subscriber = Subscriber(id: id, listID: request.listID, view: request.view, stream: stream,
-                                        window: window, version: current.version)
-            stream.write(ServerSentEvent.retry(milliseconds: 1_000))
-            stream.write(ServerSentEvent.encode(
-                "subscription", id: nil,
-                data: JSONValue.object(JSONObject([("subscription", .string(id)), ("version", .number(Double(current.version)))])).serialized()))
-            for event in firstEvents(for: subscriber, request: request, current: current, base: base,
-                                     rowMarkup: channel.rowMarkup) {
-                stream.write(event)
-            }
-            channel.subscribers[id] = subscriber
-            channel.idleSince = nil
-            state.channels[request.listID] = channel
-            state.listOfSubscription[id] = request.listID
-            state.subscriberCount += 1
+        let reserved = directory.withLock { directory -> Bool in
+            guard directory.subscriberCount < limits.maxSubscribers else { return false }
+            directory.subscriberCount += 1
             return true
         }
-        guard attached else {
+        guard reserved else {
             stream.cancel()
             return
+        }
+        while true {
+            guard let channel = channel(for: request.listID) else {
+                directory.withLock { $0.subscriberCount -= 1 }
+                stream.write(ServerSentEvent.deleted(version: 0))
+                stream.finish()
+                return
+            }
+            guard let start = channel.state.withLock({ state in
+                state.closed ? nil : startingPoint(of: request, state: state)
+            }) else { continue }
+            let prepared = firstEvents(for: request, subscription: id, from: start, rowMarkup: channel.rowMarkup)
+            let registered = channel.state.withLock { state -> Bool in
+                guard !state.closed else { return false }  // deleted or idle meanwhile: start over
+                let events = prepared.version == state.current.version
+                    ? prepared
+                    : catchUp(prepared, view: request.view, state: &state, rowMarkup: channel.rowMarkup)
+                        ?? firstEvents(for: request, subscription: id, from: startingPoint(of: request, state: state),
+                                       rowMarkup: channel.rowMarkup)
+                register(Subscriber(id: id, listID: request.listID, view: request.view, stream: stream,
+                                    window: events.window, version: events.version),
+                         with: events, on: channel, state: &state)
+                return true
+            }
+            if registered { break }
         }
         stream.onTermination { [self] in detach(subscription: id) }
     }
 
-    /// The reset, or the patches that bring a client at `since` to `current`.
-    private func firstEvents(for subscriber: Subscriber, request: SubscribeRequest, current: ListSnapshot,
-                             base: ListSnapshot?, rowMarkup: RowMarkupCache) -> [[UInt8]] {
-        if let since = request.since, since == current.version { return [] }
-        switch subscriber.view {
+    /// First events made for an older version, followed by what brings them to the channel's
+    /// current one: the `view=json` patches of the writes since, or one `view=html` patch from
+    /// the window's view then to its view now. Nil when the channel no longer keeps that
+    /// version (or, for `view=html`, the events carry no view): make them again then.
+    /// Called under the channel's lock.
+    private func catchUp(_ prepared: FirstEvents, view: Subscriber.View, state: inout LiveChannel.State,
+                         rowMarkup: RowMarkupCache) -> FirstEvents? {
+        guard let start = state.recent.firstIndex(where: { $0.snapshot.version == prepared.version }) else { return nil }
+        var caughtUp = FirstEvents(version: state.current.version, window: prepared.window, events: prepared.events)
+        switch view {
         case .json:
-            if let since = request.since, since < current.version,
-               let changes = storedChanges(of: request.listID, after: since)?.filter({ $0.version <= current.version }),
-               changes.first?.version == since + 1, changes.last?.version == current.version {
-                return changes.map { ServerSentEvent.patch(serialized: $0.patch, version: $0.version) }
+            for index in start..<state.recent.count {
+                guard let patch = state.recent[index].patchToNext else { return nil }
+                let next = index + 1 < state.recent.count ? state.recent[index + 1].snapshot.version : state.current.version
+                caughtUp.events.append(ServerSentEvent.patch(patch, version: next))
             }
-            return [resetEvent(for: subscriber, at: current, rowMarkup: rowMarkup)]
         case .html:
-            if let base {
-                let view = LiveView(snapshot: current, window: subscriber.window, renderer: renderer, rowMarkup: rowMarkup)
-                var patch = LiveView.patch(
-                    from: LiveView(snapshot: base, window: subscriber.window, renderer: renderer, rowMarkup: rowMarkup),
-                    to: view)
-                // The client may have named its window by row count (`limit=`): its `until` can
-                // differ from the window's, so the first patch always states it.
-                let until = JSONPointer(tokens: ["until"])
-                if !patch.operations.contains(where: { $0.path == until || $0.path == .root }) {
-                    patch.operations.append(.replace(path: until, value: view.until.map(JSONValue.string) ?? .null))
-                }
-                return [ServerSentEvent.patch(patch, version: current.version)]
-            }
-            return [resetEvent(for: subscriber, at: current, rowMarkup: rowMarkup)]
+            guard let before = prepared.view else { return nil }
+            let after = state.currentView(prepared.window, renderer: renderer, rowMarkup: rowMarkup)
+            caughtUp.events.append(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: state.current.version))
+            caughtUp.view = after
         }
+        return caughtUp
     }
 
-    /// A `reset` for this subscriber's view at `snapshot`; `rowMarkup` is its channel's cache of
-    /// rendered rows, so a reset renders only rows no view has rendered yet.
-    func resetEvent(for subscriber: Subscriber, at snapshot: ListSnapshot, rowMarkup: RowMarkupCache) -> [UInt8] {
-        switch subscriber.view {
-        case .json:
-            return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id,
-                                         serializedDocument: snapshot.documentJSON)
-        case .html:
-            let view = LiveView(snapshot: snapshot, window: subscriber.window, renderer: renderer, rowMarkup: rowMarkup)
-            return ServerSentEvent.reset(version: snapshot.version, subscription: subscriber.id, document: view.json)
-        }
+    /// Writes a subscriber's first events and adds it to its channel. Called under the
+    /// channel's lock, with first events that bring the client to the channel's current version.
+    private func register(_ subscriber: Subscriber, with events: FirstEvents, on channel: LiveChannel,
+                          state: inout LiveChannel.State) {
+        let stream = subscriber.stream
+        stream.write(ServerSentEvent.retry(milliseconds: 1_000))
+        stream.write(ServerSentEvent.encode(
+            "subscription", id: nil,
+            data: JSONValue.object(JSONObject([("subscription", .string(subscriber.id)),
+                                               ("version", .number(Double(subscriber.version)))])).serialized()))
+        for event in events.events { stream.write(event) }
+        if let view = events.view, state.views[subscriber.window] == nil { state.views[subscriber.window] = view }
+        state.subscribers[subscriber.id] = subscriber
+        state.idleSince = nil
+        directory.withLock { $0.channelOfSubscription[subscriber.id] = channel }
     }
 
     /// Removes a subscriber whose stream ended; the channel stays a while for resumes.
     func detach(subscription id: String) {
-        state.withLock { state in
-            guard let listID = state.listOfSubscription[id],
-                  let subscriber = state.channels[listID]?.subscribers.removeValue(forKey: id) else { return }
-            forget(subscriber, state: &state)
-            if state.channels[listID]?.subscribers.isEmpty == true { state.channels[listID]?.idleSince = monotonicNow() }
+        guard let channel = directory.withLock({ $0.channelOfSubscription[id] }) else { return }
+        channel.state.withLock { state in
+            guard let subscriber = state.subscribers.removeValue(forKey: id) else { return }
+            directory.withLock { forget(subscriber, directory: &$0) }
+            if state.subscribers.isEmpty { state.idleSince = monotonicNow() }
         }
     }
 }

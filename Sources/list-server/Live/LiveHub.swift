@@ -13,6 +13,11 @@ import Synchronization
 /// marked stale instead of being written to; the sweeper sends it a `reset` once it has
 /// drained, or disconnects it after `staleTimeout`. Writers and other subscribers never wait
 /// for a slow one.
+///
+/// Locks, always taken in this order (never the other way round): the registry's write lock of
+/// a list (held around `publish`), then that list's `LiveChannel.state`, then `directory`. The
+/// directory lock is held only for map look-ups and counters; the stream, row-markup and
+/// snapshot-cache locks are leaves. A reset's bytes and a store read are made under no lock.
 final class LiveHub: Sendable {
     struct Limits: Sendable {
         var maxSubscribers = 20_000
@@ -24,38 +29,18 @@ final class LiveHub: Sendable {
         var idleChannelSeconds = 60.0
     }
 
-    /// One watched list: the version subscribers are at, and who they are.
-    struct Channel {
-        var current: ListSnapshot
-        var subscribers: [String: Subscriber] = [:]
-        /// The versions before `current`, oldest first, for resuming `view=html` streams.
-        var recent: [ListSnapshot] = []
-        /// When the last subscriber left (monotonic nanoseconds); the channel is kept for
-        /// `idleChannelSeconds` so that a lone client that reconnects can still resume.
-        var idleSince: UInt64?
-        /// The view of each subscribed window at `current`, so a write renders each once.
-        var views: [LiveWindow: LiveView] = [:]
-        /// Rendered rows, reused across versions.
-        let rowMarkup = RowMarkupCache()
-
-        /// The view of `window` at `current`, from the cache when it is there.
-        mutating func currentView(_ window: LiveWindow, renderer: HTMLRenderer) -> LiveView {
-            if let view = views[window] { return view }
-            let view = LiveView(snapshot: current, window: window, renderer: renderer, rowMarkup: rowMarkup)
-            views[window] = view
-            return view
-        }
-    }
-
-    struct State {
-        var channels: [String: Channel] = [:]
-        /// Subscription id → list id.
-        var listOfSubscription: [String: String] = [:]
+    /// Which lists are watched, which channel each subscription is on, and the counters.
+    struct Directory {
+        var channels: [String: LiveChannel] = [:]
+        /// Subscription id → its channel.
+        var channelOfSubscription: [String: LiveChannel] = [:]
+        /// Registered subscribers plus slots reserved by subscriptions being set up, so that
+        /// `maxSubscribers` is never exceeded.
         var subscriberCount = 0
         var staleCount = 0
     }
 
-    let state = Mutex(State())
+    let directory = Mutex(Directory())
     let limits: Limits
     let renderer: HTMLRenderer
     private let registryLink = Mutex<ListRegistry?>(nil)
@@ -73,8 +58,8 @@ final class LiveHub: Sendable {
         registryLink.withLock { $0 = registry }
     }
 
-    /// The current snapshot of a list, read under the hub's lock by `subscribe` so that no
-    /// publish can slip between reading it and registering the subscriber.
+    /// The current snapshot of a list, read under the directory lock by `channel(for:)` so
+    /// that no publish can slip between reading it and opening the channel.
     func registrySnapshot(_ id: String) -> ListSnapshot? {
         registryLink.withLock { $0 }?.snapshot(id: id)
     }
@@ -84,8 +69,31 @@ final class LiveHub: Sendable {
         try? store.changes(of: id, after: version)
     }
 
-    /// How many streams are open.
-    var subscriberCount: Int { state.withLock { $0.subscriberCount } }
+    /// How many streams are open (or being opened).
+    var subscriberCount: Int { directory.withLock { $0.subscriberCount } }
+
+    /// The open channel of a list, opened at the registry's snapshot when there is none; nil
+    /// when the list does not exist.
+    ///
+    /// The registry sets a list's snapshot before it publishes the write, and a publish looks
+    /// the channel up under this same lock: a channel opened at version V therefore gets every
+    /// publish after V, and the publish of V itself finds it already at V and is skipped.
+    func channel(for listID: String) -> LiveChannel? {
+        directory.withLock { directory in
+            if let channel = directory.channels[listID] { return channel }
+            guard let snapshot = registrySnapshot(listID) else { return nil }
+            let channel = LiveChannel(listID: listID, current: snapshot)
+            directory.channels[listID] = channel
+            return channel
+        }
+    }
+
+    /// Takes a channel out of the directory; called under the channel's lock as it closes.
+    func remove(_ channel: LiveChannel) {
+        directory.withLock { directory in
+            if directory.channels[channel.listID] === channel { directory.channels[channel.listID] = nil }
+        }
+    }
 
     /// Starts the thread that resets or drops stale subscribers.
     func startSweeper() {

@@ -1,7 +1,7 @@
 import HTTPServer
 import ListModel
 
-/// One open `/events` stream. Mutable state is guarded by the hub's lock.
+/// One open `/events` stream. Its mutable state is guarded by its channel's lock.
 final class Subscriber: @unchecked Sendable {
     enum View: Equatable {
         /// Patches on the list document.
