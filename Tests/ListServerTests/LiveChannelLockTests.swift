@@ -96,6 +96,48 @@ struct LiveChannelLockTests {
         #expect(harness.hub.directory.withLock { $0.channelOfSubscription.count == clients.count && $0.staleCount == 0 })
     }
 
+    @Test func slowSubscribersAreResetBySweepsRacingWritesOnSeveralLists() throws {
+        let harness = try LiveHarness(limits: LiveHub.Limits(maxBufferedBytes: 3_000, staleTimeoutSeconds: 3_600))
+        for list in Self.lists {
+            var edits = RandomListEdits(seed: UInt64(list.unicodeScalars.first!.value))
+            try harness.put(list, edits.document(sections: 3, rowsPerSection: 1...6))
+        }
+        let clients = Self.lists.flatMap { list in
+            [harness.subscribe(list, view: .json), harness.subscribe(list, view: .html), harness.subscribe(list, view: .html, window: .limit(2))]
+        }
+        let writing = Atomic<Int>(Self.lists.count)
+        var bodies: [@Sendable () throws -> Void] = Self.lists.map { list in
+            {
+                var edits = edits(for: list)
+                for _ in 0..<60 { try harness.edit(list, &edits, count: Int.random(in: 1...3, using: &edits.random)) }
+                writing.subtract(1, ordering: .releasing)
+            }
+        }
+        bodies.append {
+            while writing.load(ordering: .acquiring) > 0 { harness.hub.sweepStaleSubscribers() }
+        }
+        bodies.append {
+            // Each client reads now and then, so it falls behind, drains, and is reset during writes.
+            var random = SplitMix64(seed: 5)
+            while writing.load(ordering: .acquiring) > 0 {
+                try harness.pump(clients.randomElement(using: &random)!)
+                usleep(200)
+            }
+        }
+        runConcurrently(bodies)
+        for _ in 0..<3 {
+            for client in clients { try harness.pump(client) }
+            harness.hub.sweepStaleSubscribers()
+        }
+        for client in clients {
+            try harness.pump(client)
+            #expect(client.version == harness.registry.snapshot(id: client.listID)?.version,
+                    "\(client.view) client of \(client.listID) reached the current version")
+        }
+        #expect(harness.hub.directory.withLock { ($0.subscriberCount, $0.staleCount) } == (clients.count, 0))
+        #expect(clients.contains { $0.events.filter { $0.name == "reset" }.count > 1 }, "some subscriber fell behind and was reset")
+    }
+
     @Test func theSubscriberLimitHoldsExactlyUnderConcurrentSubscriptions() throws {
         let harness = try LiveHarness(limits: LiveHub.Limits(maxSubscribers: 12))
         var edits = RandomListEdits(seed: 6)

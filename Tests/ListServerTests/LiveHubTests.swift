@@ -48,10 +48,12 @@ final class LiveHarness: Sendable {
     }
 
     /// Opens a subscription the way `/events` does.
+    /// - Parameter beforeRegistering: runs between making the first events and registering.
     func subscribe(_ id: String, view: Subscriber.View, window: LiveHub.SubscribeRequest.WindowSpec = .limit(50),
-                   since: Int? = nil, base: JSONValue? = nil) -> LiveClient {
+                   since: Int? = nil, base: JSONValue? = nil, beforeRegistering: () -> Void = {}) -> LiveClient {
         let client = LiveClient(listID: id, view: view, doc: base, version: since)
-        hub.attach(LiveHub.SubscribeRequest(listID: id, view: view, window: window, since: since), to: client.stream)
+        hub.attach(LiveHub.SubscribeRequest(listID: id, view: view, window: window, since: since), to: client.stream,
+                   beforeRegistering: beforeRegistering)
         return client
     }
 

@@ -1,5 +1,7 @@
+import Foundation
 import HTMLRenderer
 import ListModel
+import Synchronization
 import Testing
 @testable import list_server
 
@@ -49,5 +51,37 @@ struct RowMarkupCacheTests {
         _ = render(document(prefix: "x", rows: 1_000), into: small)
         small.forgetDeletedRows(keepingRowsOf: IndexedList(document: document(prefix: "y", rows: 1)))
         #expect(small.count == 1_000)
+    }
+
+    /// Resets render outside the hub's locks, so one channel's cache is used by several
+    /// threads at once, across versions whose columns differ.
+    @Test func threadsSharingTheCacheAcrossColumnChangesGetEachRowsOwnMarkup() {
+        let cache = RowMarkupCache()
+        let plain = document(prefix: "r", rows: 500)
+        var retitled = plain
+        retitled.columns = [Column(key: "text", title: "Other"), Column(key: "extra")]
+        let documents = [plain, retitled]
+        let expected = documents.map { document in
+            document.sections[0].rows.map { String(decoding: renderer.row($0, in: document), as: UTF8.self) }
+        }
+        let mismatches = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for thread in 0..<4 {
+            group.enter()
+            Thread { [renderer] in
+                for round in 0..<6 {
+                    let which = (thread + round) % 2
+                    let document = documents[which]
+                    for (index, row) in document.sections[0].rows.enumerated()
+                    where cache.html(for: row, in: document, renderer: renderer) != expected[which][index] {
+                        mismatches.add(1, ordering: .relaxed)
+                    }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(expected[0] != expected[1], "the two versions render differently")
     }
 }

@@ -24,7 +24,9 @@ extension LiveHub {
     /// subscriber is then registered under the channel's lock. Writes that landed meanwhile
     /// are added to its first events there (`catchUp`), so no publish slips between its first
     /// events and its registration.
-    func attach(_ request: SubscribeRequest, to stream: ResponseStream) {
+    /// - Parameter beforeRegistering: runs after the first events are made, before the
+    ///   subscriber is registered (tests land writes there).
+    func attach(_ request: SubscribeRequest, to stream: ResponseStream, beforeRegistering: () -> Void = {}) {
         let id = SubscriptionID.make()
         let reserved = directory.withLock { directory -> Bool in
             guard directory.subscriberCount < limits.maxSubscribers else { return false }
@@ -46,6 +48,7 @@ extension LiveHub {
                 state.closed ? nil : startingPoint(of: request, state: state)
             }) else { continue }
             let prepared = firstEvents(for: request, subscription: id, from: start, rowMarkup: channel.rowMarkup)
+            beforeRegistering()
             let registered = channel.state.withLock { state -> Bool in
                 guard !state.closed else { return false }  // deleted or idle meanwhile: start over
                 let events = prepared.version == state.current.version

@@ -11,7 +11,9 @@ extension LiveHub {
     /// Resets stale subscribers that have drained, disconnects those stale for too long, and
     /// closes channels that have had no subscriber for `idleChannelSeconds`. Takes one
     /// channel's lock at a time, and makes the resets' bytes outside it.
-    func sweepStaleSubscribers() {
+    /// - Parameter beforeWritingResets: runs after the resets are made, before they are
+    ///   written (tests land a write there).
+    func sweepStaleSubscribers(beforeWritingResets: () -> Void = {}) {
         let (channels, anyStale) = directory.withLock { (Array($0.channels.values), $0.staleCount > 0) }
         for channel in channels {
             guard let (at, drained) = sweepIdleOrTimedOut(channel, anyStale: anyStale), !drained.isEmpty else { continue }
@@ -19,6 +21,7 @@ extension LiveHub {
                 resetEvent(view: $0.subscriber.view, subscription: $0.subscriber.id, window: $0.window, at: at,
                            rowMarkup: channel.rowMarkup)
             }
+            beforeWritingResets()
             channel.state.withLock { state in
                 guard !state.closed else { return }
                 for (entry, reset) in zip(drained, resets) {
