@@ -2,12 +2,12 @@ import Testing
 @_spi(Testing) @testable import ListModel
 
 /// Row key → order key.
-func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow }
+func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow.dictionary }
 
 /// Row key → position, through `position(ofRow:)`.
 func positions(_ list: IndexedList) -> [String: Int] {
     var map: [String: Int] = [:]
-    for key in list.orderKeysByRow.keys { map[key] = list.position(ofRow: key) }
+    for key in list.orderKeysByRow.dictionary.keys { map[key] = list.position(ofRow: key) }
     return map
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Deep pages and write cost against list size.
 
-    scripts/bench/deep.py [--sizes 10000,100000,1000000] [--samples 7] [--requests 300] [--wrk 5] [--bin PATH]
+    scripts/bench/deep.py [--sizes 10000,100000,1000000] [--samples 7] [--requests 300] [--wrk 5] [--bin PATH] [--writes-only]
 
 One server (`--max-body 512 MiB`) gets one list per size (10 sections, 4 columns) by PUT.
 Write cost, per size: a row replace (middle row), a row delete (near the end) and a row append
 (end of the last section), each timed from request to answer, median of `--samples`; all go
-through the same path (edit, re-index, whole-document diff, store commit, publish).
+through the row-edit path (edit, order keys and patch made directly, store commit of the touched
+rows, publish). `--writes-only` stops after the write costs.
 Pages, on the largest list: a walk over every page with limit=500 (per-page time against depth),
 then `GET /lists/{id}/rows?limit=50` against `...?after=<cursor 500 rows before the end>&limit=50`,
 JSON and HTML, interleaved on one keep-alive connection (medians of `--requests`), and with
@@ -81,6 +82,7 @@ def main():
     parser.add_argument("--wrk", type=int, default=5, help="seconds per wrk run (0: skip wrk)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--bin", help="list-server binary (default $LIST_SERVER_BIN or .build/release)")
+    parser.add_argument("--writes-only", action="store_true", help="skip the page walk and the page timings")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     benchlib.header(f"deep pages and write cost; sizes {sizes}")
@@ -101,6 +103,9 @@ def main():
             write_rows.append((size, costs))
             benchlib.log("   " + "; ".join(f"{name} median {ms(med(values))} (min {ms(min(values))})"
                                            for name, values in costs.items()))
+        if args.writes_only:
+            write_table(write_rows, args.samples)
+            return
         size = sizes[-1]
         list_id = f"rows{size}"
         # The writes above deleted the last `samples` rows and appended as many: still `size` rows.
@@ -145,11 +150,15 @@ def main():
             ratios = [d / f for d, f in zip(rates["deep JSON"], rates["first JSON"])]
             benchlib.log(f"   wrk -t1 -c64 medians: first {med(rates['first JSON']):.0f} req/s, deep "
                          f"{med(rates['deep JSON']):.0f} req/s; deep/first {med(ratios):.2f}x")
-        benchlib.log("== write cost by list size (median of %d, ms)" % args.samples)
-        benchlib.log("   rows        replace    delete    append")
-        for size, costs in write_rows:
-            benchlib.log(f"   {size:>9}  " + "  ".join(f"{med(costs[n]) * 1000:8.2f}" for n in ("replace", "delete", "append")))
-        benchlib.log(f"   end: {benchlib.uptime()}")
+        write_table(write_rows, args.samples)
+
+
+def write_table(write_rows, samples):
+    benchlib.log("== write cost by list size (median of %d, ms)" % samples)
+    benchlib.log("   rows        replace    delete    append")
+    for size, costs in write_rows:
+        benchlib.log(f"   {size:>9}  " + "  ".join(f"{benchlib.median(costs[n]) * 1000:8.2f}" for n in ("replace", "delete", "append")))
+    benchlib.log(f"   end: {benchlib.uptime()}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 /// old document to the new one, and the rows a store must write or delete.
 ///
 /// Made by `replacingRow`, `insertingRows` and `removingRow`, which know what they change and
-/// so need no diff: their cost is a lookup plus copies of the touched section's rows and of
-/// the order-key arrays, whatever the list's size.
+/// so need no diff: their cost is a lookup plus copies of the touched section's rows and (for
+/// an insert or removal) of the order keys, however large the list.
 public struct IndexedRowEdit: Sendable {
     /// The list after the edit.
     public let list: IndexedList
@@ -30,8 +30,7 @@ extension IndexedList {
         var changes = RowChangeWriter()
         changes.append(from: old, to: row, compareCells: true, section: section, row: index,
                        columns: document.columns, into: &writer)
-        let list = IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys,
-                               orderKeyMap: orderKeyMap)
+        let list = IndexedList(unchecked: newDocument, orderKeys: orderKeys, orderKeyMap: orderKeyMap)
         return IndexedRowEdit(list: list, patch: JSONPatch(operations: writer.operations),
                               writtenRowKeys: old == row ? [] : [row.key], removedRowKeys: [])
     }
@@ -44,11 +43,9 @@ extension IndexedList {
         newDocument.sections[section].rows.remove(at: index)
         var keys = orderKeys
         keys.remove(at: position)
-        var newRowKeys = rowKeys
-        newRowKeys.remove(at: position)
         var map = orderKeyMap
         map.remove(key)
-        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeyMap: map)
+        let list = IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
         let patch = JSONPatch(operations: [.remove(path: OperationPath.row(section, index).pointer)])
         return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: [], removedRowKeys: [key])
     }
@@ -104,11 +101,9 @@ extension IndexedList {
         }
         var keys = orderKeys
         keys.insert(contentsOf: fresh, at: position)
-        var newRowKeys = rowKeys
-        newRowKeys.insert(contentsOf: written, at: position)
         var map = orderKeyMap
         for (key, orderKey) in zip(written, fresh) { map.set(key, orderKey) }
-        let list = IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newRowKeys, orderKeyMap: map)
+        let list = IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
         return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: written, removedRowKeys: [])
     }
 }

@@ -20,6 +20,7 @@ extension IndexedList {
 
     func updated(to newDocument: ListDocument, maxKeyLength: Int) -> IndexedList {
         if let sameRows = updatedInPlace(to: newDocument) { return sameRows }
+        let rowKeys = self.rowKeys
         let newKeys = flattenedRowKeys(newDocument)
         let oldCount = rowKeys.count
         let newCount = newKeys.count
@@ -31,7 +32,7 @@ extension IndexedList {
         let oldMiddle = prefix..<(oldCount - suffix)
         let newMiddle = prefix..<(newCount - suffix)
         if oldMiddle.isEmpty && newMiddle.isEmpty {
-            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: newKeys, orderKeyMap: orderKeyMap)
+            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, orderKeyMap: orderKeyMap)
         }
         let lower = prefix > 0 ? orderKeys[prefix - 1] : nil
         let upper = suffix > 0 ? orderKeys[oldCount - suffix] : nil
@@ -97,34 +98,43 @@ extension IndexedList {
         keys += orderKeys[..<prefix]
         keys += middleKeys
         keys += orderKeys[(oldCount - suffix)...]
-        return IndexedList(unchecked: newDocument, orderKeys: keys, rowKeys: newKeys, orderKeyMap: map)
+        return IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
     }
 
     /// The cheap common case: every old row is still at its old position (content edits,
-    /// rows appended at the end). Compares without copying the row keys; `nil` otherwise.
+    /// rows appended at the end). Walks both documents side by side; `nil` otherwise.
     func updatedInPlace(to newDocument: ListDocument) -> IndexedList? {
-        var position = 0
+        let oldSections = document.sections
+        var oldSection = 0
+        var oldRow = 0
         var appended: [String] = []
         for section in newDocument.sections {
             for row in section.rows {
-                if position < rowKeys.count {
-                    guard rowKeys[position] == row.key else { return nil }
+                while oldSection < oldSections.count, oldRow == oldSections[oldSection].rows.count {
+                    oldSection += 1
+                    oldRow = 0
+                }
+                if oldSection < oldSections.count {
+                    guard oldSections[oldSection].rows[oldRow].key == row.key else { return nil }
+                    oldRow += 1
                 } else {
                     appended.append(row.key)
                 }
-                position += 1
             }
         }
-        guard position >= rowKeys.count else { return nil }
+        while oldSection < oldSections.count, oldRow == oldSections[oldSection].rows.count {
+            oldSection += 1
+            oldRow = 0
+        }
+        guard oldSection == oldSections.count else { return nil }  // old rows left over
         if appended.isEmpty {
-            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, rowKeys: rowKeys, orderKeyMap: orderKeyMap)
+            return IndexedList(unchecked: newDocument, orderKeys: orderKeys, orderKeyMap: orderKeyMap)
         }
         let fresh = OrderKey.keys(between: orderKeys.last, nil, count: appended.count)
         var map = orderKeyMap
         for (key, orderKey) in zip(appended, fresh) {
             guard map.insert(key, orderKey) else { return nil }  // a repeated key
         }
-        return IndexedList(unchecked: newDocument, orderKeys: orderKeys + fresh, rowKeys: rowKeys + appended,
-                           orderKeyMap: map)
+        return IndexedList(unchecked: newDocument, orderKeys: orderKeys + fresh, orderKeyMap: map)
     }
 }

@@ -13,8 +13,6 @@ public struct IndexedList: Sendable {
     /// Row key → order key. A row's position is found from its order key by binary search,
     /// so this map changes only for the rows an update re-keys, adds or removes.
     let orderKeyMap: OrderKeyMap
-    /// The key of each row, by flattened position.
-    let rowKeys: [String]
     /// The flattened position of each section's first row, then the row count.
     let sectionStarts: [Int]
     /// Section key → section index.
@@ -44,16 +42,14 @@ public struct IndexedList: Sendable {
         self.init(unchecked: document, orderKeys: orderKeys)
     }
 
-    /// A list from keys known to fit; the row-key arrays and map are computed unless given.
-    init(unchecked document: ListDocument, orderKeys: [OrderKey], rowKeys knownRowKeys: [String]? = nil,
-         orderKeyMap knownMap: OrderKeyMap? = nil) {
+    /// A list from keys known to fit; the row-key map is computed unless given.
+    init(unchecked document: ListDocument, orderKeys: [OrderKey], orderKeyMap knownMap: OrderKeyMap? = nil) {
         self.document = document
         self.orderKeys = orderKeys
-        let rowKeys = knownRowKeys ?? flattenedRowKeys(document)
-        self.rowKeys = rowKeys
         if let knownMap {
             orderKeyMap = knownMap
         } else {
+            let rowKeys = flattenedRowKeys(document)
             var map: [String: OrderKey] = [:]
             map.reserveCapacity(rowKeys.count)
             for (key, orderKey) in zip(rowKeys, orderKeys) { map[key] = orderKey }
@@ -77,8 +73,12 @@ public struct IndexedList: Sendable {
     /// The number of rows in all sections.
     public var rowCount: Int { orderKeys.count }
 
-    /// Row key → order key, as one dictionary: built on each call, O(n).
-    public var orderKeysByRow: [String: OrderKey] { orderKeyMap.dictionary }
+    /// The key of each row, by flattened position: built on each call, O(n).
+    var rowKeys: [String] { flattenedRowKeys(document) }
+
+    /// Row key → order key: lookups cost a dictionary lookup or two (`dictionary` gives it
+    /// whole, in O(n)).
+    public var orderKeysByRow: OrderKeyMap { orderKeyMap }
 
     /// The flattened position of the row with this key, or `nil` when there is none:
     /// a binary search for its order key.
@@ -117,7 +117,9 @@ public struct IndexedList: Sendable {
 
     /// The cursor just after the row at a flattened position.
     public func cursor(atPosition position: Int) -> Cursor {
-        Cursor(orderKey: orderKeys[position], rowKey: rowKeys[position], sectionKey: sectionKey(atPosition: position))
+        let (section, row) = location(ofPosition: position)
+        let sectionValue = document.sections[section]
+        return Cursor(orderKey: orderKeys[position], rowKey: sectionValue.rows[row].key, sectionKey: sectionValue.key)
     }
 
     /// The position of the first row whose order key sorts after `key` (`rowCount` if none):

@@ -5,19 +5,20 @@
 /// small overlay over a shared base; the overlay is folded into the base once it holds more
 /// than `base.count / 256` rows (at least 256), so a write costs a copy of the overlay, and one
 /// write in some thousands at a million rows pays for copying the base.
-struct OrderKeyMap: Sendable {
+public struct OrderKeyMap: Sendable {
     private var base: [String: OrderKey]
     /// Changes over `base`: a key's order key, or nil for a row that is gone.
     private var overlay: [String: OrderKey?] = [:]
     /// The number of rows mapped.
-    private(set) var count: Int
+    public private(set) var count: Int
 
     init(_ dictionary: [String: OrderKey]) {
         base = dictionary
         count = dictionary.count
     }
 
-    subscript(key: String) -> OrderKey? {
+    /// The order key of the row with this key, if any.
+    public subscript(key: String) -> OrderKey? {
         if let changed = overlay[key] { return changed }
         return base[key]
     }
@@ -45,7 +46,7 @@ struct OrderKeyMap: Sendable {
     }
 
     /// Every mapping as one dictionary: O(n).
-    var dictionary: [String: OrderKey] {
+    public var dictionary: [String: OrderKey] {
         var merged = self
         merged.fold()
         return merged.base

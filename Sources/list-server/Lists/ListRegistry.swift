@@ -1,3 +1,4 @@
+import Dispatch
 import ListModel
 import ListStore
 import Synchronization
@@ -107,6 +108,7 @@ final class ListRegistry: Sendable {
                     if old == nil { tombstones.withLock { _ = $0.removeValue(forKey: id) } }
                     entry.current.withLock { $0 = new }
                     publish(ListChange(id: id, old: old, new: new, patch: patch))
+                    if let old { Self.releaseLater(old) }
                     return new
                 } catch {
                     if old == nil { retire(entry, id: id) }
@@ -116,6 +118,16 @@ final class ListRegistry: Sendable {
             if let result { return result }
         }
     }
+
+    /// Lets go of a replaced snapshot on a background queue: freeing a large list's arrays
+    /// (a release per row) would otherwise add to the write's answer time. Whichever thread
+    /// drops the last reference frees it, so this only moves the work when nothing else
+    /// (e.g. the live hub's recent versions) holds it.
+    private static func releaseLater(_ snapshot: ListSnapshot) {
+        releaseQueue.asyncAfter(deadline: .now() + .milliseconds(5)) { withExtendedLifetime(snapshot) {} }
+    }
+
+    private static let releaseQueue = DispatchQueue(label: "list-server.release", qos: .utility)
 
     /// Deletes a list. Returns the last snapshot it had.
     @discardableResult
