@@ -29,6 +29,7 @@ struct LiveIsolationTests {
         let done = Atomic<Bool>(false)
         let writeTimes = Mutex<[UInt64]>([])
         let bigWriteTimes = Mutex<[UInt64]>([])
+        let smallSubscribeTimes = Mutex<[UInt64]>([])
         let subscribeTimes = Mutex<(json: [UInt64], html: [UInt64])>(([], []))
         runConcurrently([
             {
@@ -66,6 +67,19 @@ struct LiveIsolationTests {
                 }
             },
             {
+                // Subscribes to the small list over and over, as new visitors of it would.
+                var round = 0
+                while !done.load(ordering: .acquiring) {
+                    let start = monotonicNow()
+                    let client = harness.subscribe("small", view: round % 2 == 0 ? .json : .html)
+                    smallSubscribeTimes.withLock { $0.append(monotonicNow() - start) }
+                    try harness.pump(client)
+                    client.stream.terminated()
+                    round += 1
+                    usleep(5_000)
+                }
+            },
+            {
                 var edits = RandomListEdits(seed: 71)
                 _ = edits.document(sections: 2, rowsPerSection: 3...5)
                 var written = 0
@@ -88,6 +102,7 @@ struct LiveIsolationTests {
         if Self.measuring {
             let subscribes = subscribeTimes.withLock { $0 }
             print("LIVE_MEASURE small-list write (publish included), ms:", summary(writeTimes.withLock { $0 }))
+            print("LIVE_MEASURE small-list subscribe, ms:", summary(smallSubscribeTimes.withLock { $0 }))
             print("LIVE_MEASURE big-list write, ms:", summary(bigWriteTimes.withLock { $0 }))
             print("LIVE_MEASURE big-list json subscribe, ms:", summary(subscribes.json))
             print("LIVE_MEASURE big-list html subscribe, ms:", summary(subscribes.html))

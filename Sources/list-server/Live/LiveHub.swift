@@ -17,7 +17,9 @@ import Synchronization
 /// Locks, always taken in this order (never the other way round): the registry's write lock of
 /// a list (held around `publish`), then that list's `LiveChannel.state`, then `directory`. The
 /// directory lock is held only for map look-ups and counters; the stream, row-markup and
-/// snapshot-cache locks are leaves. A reset's bytes and a store read are made under no lock.
+/// snapshot-cache locks are leaves, and so are the registry's snapshot locks, read under the
+/// directory lock (so `publish` must not be called under them). A new subscriber's reset bytes
+/// and store reads are made under no lock (docs/LIVE.md, "Locking and cost").
 final class LiveHub: Sendable {
     struct Limits: Sendable {
         var maxSubscribers = 20_000
