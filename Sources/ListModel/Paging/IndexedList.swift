@@ -4,7 +4,8 @@
 /// Rows are numbered by their flattened position (section by section, in document
 /// order); `orderKeys[position]` strictly increases with the position. A new version of
 /// the document comes in through `updated(to:)`, which keeps the keys of rows that did
-/// not move and gives new and moved rows keys between their neighbours.
+/// not move and gives new and moved rows keys between their neighbours, or through a keyed
+/// row edit (`replacingRow`, `removingRow`, `insertingRows`), which needs no diff.
 public struct IndexedList: Sendable {
     /// The document; assumed valid (`ListDocument(json:)`), in particular row keys unique.
     public let document: ListDocument

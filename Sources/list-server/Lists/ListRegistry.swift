@@ -122,12 +122,23 @@ final class ListRegistry: Sendable {
     /// Lets go of a replaced snapshot on a background queue: freeing a large list's arrays
     /// (a release per row) would otherwise add to the write's answer time. Whichever thread
     /// drops the last reference frees it, so this only moves the work when nothing else
-    /// (e.g. the live hub's recent versions) holds it.
+    /// (e.g. the live hub's recent versions) holds it. With `maxPendingReleases` already
+    /// waiting (writes outpacing the queue), the caller lets go itself, so old versions
+    /// cannot pile up in memory.
     private static func releaseLater(_ snapshot: ListSnapshot) {
-        releaseQueue.asyncAfter(deadline: .now() + .milliseconds(5)) { withExtendedLifetime(snapshot) {} }
+        guard pendingReleases.add(1, ordering: .relaxed).newValue <= maxPendingReleases else {
+            pendingReleases.subtract(1, ordering: .relaxed)
+            return
+        }
+        releaseQueue.asyncAfter(deadline: .now() + .milliseconds(5)) {
+            withExtendedLifetime(snapshot) {}
+            pendingReleases.subtract(1, ordering: .relaxed)
+        }
     }
 
     private static let releaseQueue = DispatchQueue(label: "list-server.release", qos: .utility)
+    private static let pendingReleases = Atomic<Int>(0)
+    private static let maxPendingReleases = 8
 
     /// Deletes a list. Returns the last snapshot it had.
     @discardableResult
