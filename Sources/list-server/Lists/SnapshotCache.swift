@@ -11,15 +11,21 @@ final class SnapshotCache: Sendable {
     }
 
     private let storage = Mutex(Storage())
+    /// Held while the document's bytes are made, so readers arriving together (many
+    /// subscribers after a write) wait for one serialization instead of each making their own.
+    private let buildingDocument = Mutex(())
     /// Most first pages kept (one per `limit` asked for).
     static let maxPages = 4
 
-    /// The document's canonical JSON bytes, computed once.
+    /// The document's canonical JSON bytes, computed once (`make` takes no lock of its own).
     func documentJSON(_ make: () -> [UInt8]) -> [UInt8] {
         if let bytes = storage.withLock({ $0.documentJSON }) { return bytes }
-        let bytes = make()
-        storage.withLock { $0.documentJSON = bytes }
-        return bytes
+        return buildingDocument.withLock { _ in
+            if let bytes = storage.withLock({ $0.documentJSON }) { return bytes }
+            let bytes = make()
+            storage.withLock { $0.documentJSON = bytes }
+            return bytes
+        }
     }
 
     /// The complete answer for the HTML page of the first `limit` rows, built once per limit
