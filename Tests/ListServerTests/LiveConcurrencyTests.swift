@@ -9,21 +9,6 @@ import Testing
 /// stream must still be an ordered sequence that takes its client to the current version.
 @Suite("Live hub: concurrent writes and subscriptions")
 struct LiveConcurrencyTests {
-    /// Runs `bodies` on their own threads and waits for all of them.
-    func concurrently(_ bodies: [@Sendable () throws -> Void]) {
-        let group = DispatchGroup()
-        let failures = Mutex<[String]>([])
-        for body in bodies {
-            group.enter()
-            Thread {
-                do { try body() } catch { failures.withLock { $0.append("\(error)") } }
-                group.leave()
-            }.start()
-        }
-        #expect(group.wait(timeout: .now() + 120) == .success, "threads finished")
-        #expect(failures.withLock { $0 } == [])
-    }
-
     @Test(arguments: [1, 2, 3])
     func subscribersThatJoinDuringWritesMissNothing(seed: UInt64) throws {
         let harness = try LiveHarness(limits: LiveHub.Limits(maxBufferedBytes: 1 << 30))
@@ -31,7 +16,7 @@ struct LiveConcurrencyTests {
         try harness.put("l", start.document(sections: 4, rowsPerSection: 0...5))
         let clients = Mutex<[LiveClient]>([])
         let writesDone = Atomic<Bool>(false)
-        concurrently([
+        runConcurrently([
             {
                 // The generator that made the document, so that new keys stay unique.
                 var edits = RandomListEdits(seed: seed)
@@ -102,7 +87,7 @@ struct LiveConcurrencyTests {
         let clients = Mutex<[LiveClient]>([])
         for round in 0..<30 {
             try harness.put("l", edits.document(sections: 2, rowsPerSection: 1...3))
-            concurrently([
+            runConcurrently([
                 { try harness.registry.delete(id: "l") },
                 {
                     var mine: [LiveClient] = []
