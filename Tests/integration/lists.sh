@@ -183,6 +183,26 @@ check "the reset holds the document" contains "$(cat "$TEST_TMP/sse")" '"title":
 http GET /lists/nothing/events
 check "events of an unknown list is 404" is_problem 404
 
+# --- PATCH inside one row (applied to that row alone): answers like any other patch ---
+version=$(etag_now /lists/p)
+patch_json /lists/p '[{"op": "test", "path": "/sections/0/rows/0/key", "value": "r2"},
+  {"op": "replace", "path": "/sections/0/rows/0/cells/name", "value": "deux"},
+  {"op": "add", "path": "/sections/0/rows/0/href", "value": "/rows/2"},
+  {"op": "replace", "path": "/sections/0/rows/0/style", "value": "muted"}]'
+check "a one-row PATCH is 200 with the next version" eq "$STATUS $(header etag)" "200 \"$(( ${version//\"/} + 1 ))\""
+check "the one-row PATCH applied" eq "$(json_at /sections/0/rows/0 "$(body_now /lists/p)")" \
+    '{"key":"r2","cells":{"name":"deux"},"href":"/rows/2","style":"muted"}'
+before=$(body_now /lists/p)
+for bad in '[{"op": "replace", "path": "/sections/0/rows/0/key", "value": "r1"}]' \
+           '[{"op": "add", "path": "/sections/0/rows/0/href", "value": "javascript:alert(1)"}]' \
+           '[{"op": "test", "path": "/sections/0/rows/0/cells/name", "value": "two"}]' \
+           '[{"op": "remove", "path": "/sections/0/rows/0/cells/nope"}]' \
+           '[{"op": "replace", "path": "/sections/0/rows/9/cells/name", "value": "x"}]'; do
+    patch_json /lists/p "$bad"
+    check "one-row PATCH $bad is refused with its full pointer" contains "$(json_at /detail)" "/sections/0/rows/"
+    check "and changed nothing" eq "$(body_now /lists/p)" "$before"
+done
+
 # --- DELETE ---
 http DELETE /lists/p
 check "DELETE is 204" eq "$STATUS" 204
