@@ -43,10 +43,7 @@ extension JSONParser {
             }
             return String(decoding: slice, as: UTF8.self)
         }
-        guard let string = String(validating: slice, as: UTF8.self) else {
-            throw invalidUTF8(from: start, to: i)
-        }
-        return string
+        return try validatedString(slice, from: start)
     }
 
     private mutating func parseEscapedString(open: Int, prefixEnd: Int, sawNonASCII: Bool) throws(JSONParseError) -> String {
@@ -71,10 +68,11 @@ extension JSONParser {
         }
         index = i + 1
         if !sawNonASCII { return String(decoding: scratch, as: UTF8.self) }
-        guard let string = String(validating: scratch, as: UTF8.self) else {
+        // Escapes decode to valid UTF-8, so an invalid sequence came from the input as it was.
+        guard scratch.withUnsafeBufferPointer({ firstInvalidUTF8($0) }) == nil else {
             throw invalidUTF8(from: start, to: i)
         }
-        return string
+        return String(decoding: scratch, as: UTF8.self)
     }
 
     /// Decodes the escape at `i` (a backslash) into `scratch`; returns the offset after it.
@@ -149,6 +147,18 @@ extension JSONParser {
             scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
             scratch.append(UInt8(0x80 | scalar & 0x3F))
         }
+    }
+
+    /// The string of `slice` (the input from `start`), which must be valid UTF-8.
+    ///
+    /// Validates here and then decodes, rather than calling `String(validating:as:)`: that
+    /// generic initializer looks up type metadata on every call, which cost more than the
+    /// validation itself for short strings.
+    private func validatedString(_ slice: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONParseError) -> String {
+        if let offset = firstInvalidUTF8(slice) {
+            throw JSONParseError(offset: start + offset, message: "invalid UTF-8 (byte 0x\(hex2(base[start + offset]))) in string")
+        }
+        return String(decoding: slice, as: UTF8.self)
     }
 
     private func invalidUTF8(from start: Int, to stop: Int) -> JSONParseError {

@@ -1,8 +1,8 @@
 /// The offset of the first byte that starts an invalid UTF-8 sequence, or `nil` when all is valid.
 ///
 /// Strict RFC 3629: rejects stray continuation bytes, overlong forms, UTF-16 surrogates
-/// (U+D800…U+DFFF) and code points above U+10FFFF. Only used to locate an error that the
-/// standard library's validation already found, so it favours clarity over speed.
+/// (U+D800…U+DFFF) and code points above U+10FFFF. The parser runs it on strings holding
+/// non-ASCII bytes, before decoding them.
 func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var i = 0
     let n = bytes.count
