@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ListModel
+@_spi(Testing) @testable import ListModel
 
 /// Parses `text` (UTF-8) or returns the error.
 private func parse(_ text: String, maxDepth: Int = 64) -> Result<JSONValue, JSONParseError> {
@@ -142,6 +142,23 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
         // Names of nested objects are checked only against their own siblings.
         #expect(throws: Never.self) { try parse(#"{"a":{"b":1,"c":{"b":2,"a":3}},"b":3,"c":[{"a":1}]}"#).get() }
         #expect(error(parse(#"{"k":{"k":{"k":1}},"j":{"k":1},"k":2}"#))?.offset == 31)
+    }
+
+    @Test func utf8ValidationAgreesWithTheStandardLibrary() {
+        // The parser's own UTF-8 check is what rejects bad strings: it must accept exactly what
+        // Swift's validating decoder accepts.
+        var random = SplitMix64(seed: 99)
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+                                    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<50_000 {
+            let bytes = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                Bool.random(using: &random) ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+            }
+            let ours = bytes.withUnsafeBufferPointer { firstInvalidUTF8($0) } == nil
+            let standard = String(validating: bytes, as: UTF8.self) != nil
+            #expect(ours == standard, "\(bytes.map { String($0, radix: 16) })")
+            if ours != standard { return }
+        }
     }
 
     @Test func findsDuplicatesInLargeObjects() {
