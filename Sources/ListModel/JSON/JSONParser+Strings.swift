@@ -155,9 +155,7 @@ extension JSONParser {
     /// generic initializer looks up type metadata on every call, which cost more than the
     /// validation itself for short strings.
     private func validatedString(_ slice: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONParseError) -> String {
-        if let offset = firstInvalidUTF8(slice) {
-            throw JSONParseError(offset: start + offset, message: "invalid UTF-8 (byte 0x\(hex2(base[start + offset]))) in string")
-        }
+        guard firstInvalidUTF8(slice) == nil else { throw invalidUTF8(from: start, to: start + slice.count) }
         return String(decoding: slice, as: UTF8.self)
     }
 

@@ -30,7 +30,7 @@ extension IndexedList {
     private static func rowAddress(of pointer: JSONPointer) -> (section: Int, row: Int)? {
         let tokens = pointer.tokens
         guard tokens.count > 4, tokens[0] == "sections", tokens[2] == "rows",
-              let section = arrayIndex(tokens[1]), let row = arrayIndex(tokens[3])
+              let section = JSONPointer.arrayIndex(tokens[1]), let row = JSONPointer.arrayIndex(tokens[3])
         else { return nil }
         return (section, row)
     }
@@ -54,15 +54,5 @@ extension IndexedList {
             guard let from = inRow(from), let path = inRow(path) else { return nil }
             return .copy(from: from, path: path)
         }
-    }
-
-    /// An RFC 6901 array index: digits without a leading zero.
-    private static func arrayIndex(_ token: String) -> Int? {
-        let utf8 = token.utf8
-        guard let first = utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
-              first != UInt8(ascii: "0") || utf8.count == 1, utf8.count <= 9,
-              utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        return Int(token)
     }
 }

@@ -104,14 +104,3 @@ private func asParsed(_ key: JSONValue?) -> JSONValue {
     guard case .string(let text)? = key else { return key ?? .null }
     return .string(HTMLRenderer.asParsed(text))
 }
-
-extension JSONPatchOperation {
-    /// The location the operation writes to (`path`; for `move` and `copy` the target).
-    var path: JSONPointer {
-        switch self {
-        case .add(let path, _), .remove(let path), .replace(let path, _), .test(let path, _),
-             .move(_, let path), .copy(_, let path):
-            return path
-        }
-    }
-}
