@@ -63,8 +63,8 @@ import Testing
         #expect(new.document == document, "\(patch.jsonText)")
         #expect(new.document.json.serialized() == document.json.serialized(), "\(patch.jsonText)")
         // The published patch replays on the old canonical document to the new one.
-        let replayed = try edit.patch.apply(to: list.document.json)
-        #expect(replayed == document.json, "published \(edit.patch.jsonText) for \(patch.jsonText)")
+        let published = try edit.patch.apply(to: list.document.json)
+        #expect(published == document.json, "published \(edit.patch.jsonText) for \(patch.jsonText)")
         // Order keys: one per row, increasing, well-formed, and found by row key.
         #expect(new.orderKeys.count == document.rowCount)
         for (index, key) in new.orderKeys.enumerated() {
@@ -81,6 +81,16 @@ import Testing
         let fresh = storedRows(of: new)
         for key in edit.writtenRowKeys { stored[key] = fresh[key] }
         #expect(stored == fresh, "writes \(edit.writtenRowKeys) removes \(edit.removedRowKeys) for \(patch.jsonText)")
+        // Another instance replaying the published patch with the keys this one gave gets the same list.
+        var given: [String: OrderKey] = [:]
+        for position in 0..<new.rowCount {
+            let key = new.row(atPosition: position).key
+            if list.orderKey(ofRow: key) != new.orderKeys[position] { given[key] = new.orderKeys[position] }
+        }
+        let replayed = try list.replaying(edit.patch, orderKeys: given)
+        #expect(replayed.document == new.document, "replay of \(edit.patch.jsonText)")
+        #expect(replayed.orderKeys == new.orderKeys, "replay of \(edit.patch.jsonText)")
+        #expect(replayed.orderKeysByRow.count == new.rowCount)
     }
 
     /// Row key → (section key, order key, canonical JSON), as a store keeps rows.
