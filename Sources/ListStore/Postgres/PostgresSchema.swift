@@ -5,7 +5,7 @@
 enum PostgresSchema {
     static let version = 1
 
-    /// The advisory lock (one `bigint` key) held while the schema is created or migrated, so that
+    /// The advisory lock (one `bigint` key) held by the session while the schema is created or migrated, so that
     /// instances starting together do it once.
     static let migrationLock = 0x6C69_7374_5F73_6368  // "list_sch"
 
@@ -56,8 +56,11 @@ enum PostgresSchema {
     /// Throws `.failed` for a schema newer than this program knows.
     static func prepare(_ connection: PGConnection) throws {
         if try currentVersion(connection) == version { return }
+        // A session lock taken before the transaction: a transaction begun before another
+        // instance's migration committed may not see its tables in the catalog caches.
+        try connection.execute("SELECT pg_advisory_lock(\(migrationLock))")
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
         try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
             let found = try currentVersion(connection)
             guard found < version else { return }
             for step in migration(from: found) { try connection.execute(step) }
