@@ -14,6 +14,9 @@ extension HTTPServer {
                 uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !state.sawHeaders {
             state.sawHeaders = true
+            if let violation = FramingViolation(connection: connection, kind: .HEADER_KIND) {
+                return answer(violation, connection: connection, state: state, method: method)
+            }
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 let length = UInt64(String(cString: declared)) ?? 0
                 if length > UInt64(configuration.maxBodyBytes) {
@@ -46,6 +49,9 @@ extension HTTPServer {
             return .YES
         }
         if state.responded { return .YES }
+        if let violation = FramingViolation(connection: connection, kind: .FOOTER_KIND) {
+            return answer(violation, connection: connection, state: state, method: method)
+        }
         if state.bodyTooLarge { return answerTooLarge(connection: connection, state: state, method: method) }
 
         let methodName = HTTPMethod(String(cString: method))
@@ -72,6 +78,14 @@ extension HTTPServer {
         let error = HTTPError(.contentTooLarge, "The request body exceeds the limit of \(configuration.maxBodyBytes) bytes.",
                               headers: ["Connection": "close"])
         return queue(error.response, connection: connection, state: state, method: String(cString: method))
+    }
+
+    /// Answers a request the framing guard refused (at once, so libmicrohttpd reads no body and
+    /// closes the connection after the answer).
+    private func answer(_ violation: FramingViolation, connection: OpaquePointer, state: RequestState,
+                        method: UnsafePointer<CChar>) -> MHD_Result {
+        state.framingViolation = true
+        return queue(violation.error.response, connection: connection, state: state, method: String(cString: method))
     }
 
     /// Hands a response to libmicrohttpd; on failure the connection is closed.
@@ -142,7 +156,8 @@ extension HTTPServer {
             let fraction = micros % 1000
             let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
             let target = state.rawURI.utf8.count <= 200 ? state.rawURI : String(state.rawURI.prefix(200)) + "..."
-            Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms")
+            let note = state.framingViolation ? " (refused by the framing checks)" : ""
+            Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms\(note)")
         }
     }
 }
