@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "ListModel"),
         // Documents, pages and rows to escaped HTML bytes.
         .target(name: "HTMLRenderer", dependencies: ["ListModel"]),
-        // The durable store: SQLite in WAL mode, rows stored one by one, a bounded change log.
+        // The durable store (`Store`): SQLite in WAL mode for one instance; rows stored one by one,
+        // a bounded change log that carries order keys, so other instances can replay it.
         .target(name: "ListStore", dependencies: ["CSQLite"]),
         // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),

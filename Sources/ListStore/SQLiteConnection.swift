@@ -4,6 +4,8 @@ import CSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// Set by `close()`: the handle is gone and must not be used.
+    private(set) var isClosed = false
 
     /// Opens (creating if needed) the database at `path`; `:memory:` for a private in-memory one.
     /// The corresponding C function is `sqlite3_open_v2`.
@@ -21,7 +23,13 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Finalizes every statement and closes the database; later calls must not use it.
+    /// The corresponding C function is `sqlite3_close_v2`.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         sqlite3_close_v2(handle)
     }

@@ -1,9 +1,13 @@
-/// The store's tables. `tombstones` keeps the version at which a list was deleted, so that a
-/// list created again under that id continues the numbering (a client resuming from an old
-/// version can never mistake the new list's patches for the old one's). Rows are stored one by one so a write touches only what it changed;
-/// `order_key` sorts rows in document order within a list (BINARY collation: byte order).
-/// `changes` is a rowid table so that a seek by (list, version) never reads a patch.
+/// The SQLite store's tables. `tombstones` keeps the version at which a list was deleted, so that
+/// a list created again under that id continues the numbering (a client resuming from an old
+/// version can never mistake the new list's patches for the old one's). Rows are stored one by
+/// one so a write touches only what it changed; `order_key` sorts rows in document order within
+/// a list (BINARY collation: byte order). `changes` is a rowid table so that a seek by (list,
+/// version) never reads a patch; `order_keys` holds the order keys of the rows each write stored
+/// (`StoredOrderKey.encode`). `settings` holds small named values (`Store.setting`).
 enum Schema {
+    static let version = 3
+
     static let current = """
         CREATE TABLE IF NOT EXISTS lists (
           id      TEXT PRIMARY KEY,
@@ -20,9 +24,10 @@ enum Schema {
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS rows_by_order ON rows (list_id, order_key);
         CREATE TABLE IF NOT EXISTS changes (
-          list_id TEXT NOT NULL,
-          version INTEGER NOT NULL,
-          patch   BLOB NOT NULL,
+          list_id    TEXT NOT NULL,
+          version    INTEGER NOT NULL,
+          patch      BLOB NOT NULL,
+          order_keys BLOB NOT NULL DEFAULT x'',
           PRIMARY KEY (list_id, version)
         );
         CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY, checked INTEGER NOT NULL);
@@ -30,7 +35,11 @@ enum Schema {
           id      TEXT PRIMARY KEY,
           version INTEGER NOT NULL
         ) WITHOUT ROWID;
-        PRAGMA user_version = 2;
+        CREATE TABLE IF NOT EXISTS settings (
+          name  TEXT PRIMARY KEY,
+          value BLOB NOT NULL
+        ) WITHOUT ROWID;
+        PRAGMA user_version = 3;
         """
 
     /// Version 2 keeps `changes` in a rowid table. In version 1 it was `WITHOUT ROWID`: its
@@ -47,5 +56,11 @@ enum Schema {
         INSERT INTO changes_v2 (list_id, version, patch) SELECT list_id, version, patch FROM changes;
         DROP TABLE changes;
         ALTER TABLE changes_v2 RENAME TO changes;
+        """
+
+    /// Version 3 logs the order keys of the rows each write stored (entries logged before have
+    /// none: they were only ever read by the instance that wrote them) and adds `settings`.
+    static let changesToVersion3 = """
+        ALTER TABLE changes ADD COLUMN order_keys BLOB NOT NULL DEFAULT x'';
         """
 }

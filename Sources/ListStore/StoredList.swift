@@ -51,8 +51,35 @@ public struct StoreWrite: Sendable {
     }
 }
 
-/// A change-log entry: the patch that took the list to `version`.
+/// A change-log entry: the patch that took the list to `version`, and the order keys of the
+/// rows that write stored (new, moved or changed rows), so that another instance replaying it
+/// gives every row the same order key as the instance that made it.
 public struct StoredChange: Sendable, Equatable {
     public var version: Int
     public var patch: [UInt8]
+    public var orderKeys: [StoredOrderKey]
+
+    public init(version: Int, patch: [UInt8], orderKeys: [StoredOrderKey]) {
+        self.version = version
+        self.patch = patch
+        self.orderKeys = orderKeys
+    }
+}
+
+/// A row's order key, as a change-log entry records it.
+public struct StoredOrderKey: Sendable, Equatable {
+    public var rowKey: String
+    public var orderKey: String
+
+    public init(rowKey: String, orderKey: String) {
+        self.rowKey = rowKey
+        self.orderKey = orderKey
+    }
+}
+
+extension StoreWrite {
+    /// The order keys the change log records for this write: those of every row it stores.
+    var loggedOrderKeys: [StoredOrderKey] {
+        upsertedRows.map { StoredOrderKey(rowKey: $0.key, orderKey: $0.orderKey) }
+    }
 }

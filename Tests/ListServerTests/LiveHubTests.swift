@@ -9,7 +9,7 @@ import Testing
 /// A hub wired to a registry over an in-memory store, remembering every published version so
 /// that tests can compute what a fresh subscription would get at any of them.
 final class LiveHarness: Sendable {
-    let store: ListStore
+    let store: SQLiteStore
     let hub: LiveHub
     let registry: ListRegistry
     private let history: History
@@ -20,7 +20,7 @@ final class LiveHarness: Sendable {
     }
 
     init(limits: LiveHub.Limits = LiveHub.Limits(), changeLogLimit: Int = 1_000) throws {
-        store = try ListStore(path: ":memory:", changeLogLimit: changeLogLimit)
+        store = try SQLiteStore(path: ":memory:", changeLogLimit: changeLogLimit)
         let hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: limits)
         let history = History()
         registry = try ListRegistry(store: store, publish: { change in

@@ -10,7 +10,7 @@ struct RegistryRowWriteTests {
     /// document into the new, versions follow one another, and a registry loaded again from
     /// the store holds the same document and order keys.
     @Test func publishedPatchesAndStoredRowsMatchTheList() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         let changes = Mutex<[ListChange]>([])
         let registry = try ListRegistry(store: store, publish: { change in changes.withLock { $0.append(change) } })
         var edits = RandomListEdits(seed: 11)
@@ -45,7 +45,7 @@ struct RegistryRowWriteTests {
 
     /// A refused row edit changes nothing: no version, no publication.
     @Test func aRefusedRowEditChangesNothing() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         let published = Mutex(0)
         let registry = try ListRegistry(store: store, publish: { _ in published.withLock { $0 += 1 } })
         try registry.write(id: "l", mayCreate: true) { _ in ListDocument(title: "T", sections: [Section(key: "s", rows: [Row(key: "a")])]) }

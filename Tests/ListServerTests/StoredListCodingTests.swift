@@ -10,7 +10,7 @@ struct StoredListCodingTests {
     @Test func randomEditsReadBackExactly() throws {
         for seed in 1...6 {
             var edits = RandomListEdits(seed: UInt64(seed))
-            let store = try ListStore(path: ":memory:")
+            let store = try SQLiteStore(path: ":memory:")
             var document = edits.document(sections: 5, rowsPerSection: 0...8)
             var snapshot = ListSnapshot(id: "l", version: 1, list: IndexedList(document: document))
             try store.commit(StoredListCoding.write(from: nil, to: snapshot, patch: JSONPatch(operations: [])))

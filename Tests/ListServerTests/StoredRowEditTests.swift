@@ -10,7 +10,7 @@ struct StoredRowEditTests {
     @Test func randomRowEditsReadBackExactly() throws {
         for seed in 1...6 {
             var edits = RandomListEdits(seed: UInt64(seed))
-            let store = try ListStore(path: ":memory:")
+            let store = try SQLiteStore(path: ":memory:")
             var snapshot = ListSnapshot(id: "l", version: 1, list: IndexedList(document: edits.document(sections: 4, rowsPerSection: 0...6)))
             try store.commit(StoredListCoding.write(from: nil, to: snapshot, patch: JSONPatch(operations: [])))
             for version in 2...50 {

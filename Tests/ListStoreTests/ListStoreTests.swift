@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func commitsAndLoadsRowsInOrderKeyOrder() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         try store.commit(write("a", 1, rows: [row("r2", "s", "b"), row("r1", "s", "a"), row("r3", "t", "c")]))
         let lists = try store.loadAll()
         #expect(lists.count == 1)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func laterWritesTouchOnlyTheirRows() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         try store.commit(write("a", 1, rows: [row("r1", "s", "a", "one"), row("r2", "s", "b", "two")]))
         try store.commit(write("a", 2, rows: [row("r1", "t", "c", "uno"), row("r3", "s", "ab")], deleting: ["r2"]))
         let rows = try store.loadAll()[0].rows
@@ -41,10 +41,10 @@ import Testing
     }
 
     @Test func rejectsAVersionThatDoesNotFollowAndChangesNothing() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         try store.commit(write("a", 1, rows: [row("r1", "s", "a")]))
-        #expect(throws: ListStore.VersionConflict.self) { try store.commit(write("a", 3, rows: [row("r9", "s", "z")])) }
-        #expect(throws: ListStore.VersionConflict.self) { try store.commit(write("b", 2)) }
+        #expect(throws: VersionConflict.self) { try store.commit(write("a", 3, rows: [row("r9", "s", "z")])) }
+        #expect(throws: VersionConflict.self) { try store.commit(write("b", 2)) }
         let lists = try store.loadAll()
         #expect(lists.map(\.id) == ["a"])
         #expect(lists[0].rows.map(\.key) == ["r1"])
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func changeLogResumesAndForgetsOldEntries() throws {
-        let store = try ListStore(path: ":memory:", changeLogLimit: 3)
+        let store = try SQLiteStore(path: ":memory:", changeLogLimit: 3)
         for version in 1...5 { try store.commit(write("a", version, patch: "[\(version)]")) }
         #expect(try store.changes(of: "a", after: 5) == [])
         #expect(try store.changes(of: "a", after: 3)?.map(\.version) == [4, 5])
@@ -64,10 +64,10 @@ import Testing
     }
 
     @Test func deleteRemovesEverything() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         try store.commit(write("a", 1, rows: [row("r1", "s", "a")]))
-        #expect(try store.delete(id: "a", version: 2))
-        #expect(try store.delete(id: "a", version: 2) == false)
+        try store.delete(id: "a", version: 2)
+        #expect(throws: VersionConflict.self, "deleting it twice") { try store.delete(id: "a", version: 2) }
         #expect(try store.loadAll().isEmpty)
         #expect(try store.changes(of: "a", after: 0) == nil)
     }
@@ -75,13 +75,13 @@ import Testing
     @Test func aListCreatedAgainContinuesTheVersionsOfTheDeletedOne() throws {
         let database = TemporaryDatabase()
         do {
-            let store = try ListStore(path: database.path)
+            let store = try SQLiteStore(path: database.path)
             try store.commit(write("a", 1))
             try store.commit(write("a", 2))
             try store.delete(id: "a", version: 3)
-            #expect(throws: ListStore.VersionConflict.self, "not from 1 again") { try store.commit(write("a", 1)) }
+            #expect(throws: VersionConflict.self, "not from 1 again") { try store.commit(write("a", 1)) }
         }
-        let store = try ListStore(path: database.path)
+        let store = try SQLiteStore(path: database.path)
         #expect(try store.loadTombstones() == ["a": 3], "the tombstone survives a restart")
         try store.commit(write("a", 4))
         #expect(try store.loadTombstones().isEmpty)
@@ -91,12 +91,12 @@ import Testing
     @Test func survivesReopeningTheFile() throws {
         let database = TemporaryDatabase()
         do {
-            let store = try ListStore(path: database.path)
+            let store = try SQLiteStore(path: database.path)
             try store.commit(write("a", 1, rows: [row("r1", "s", "a", "body")]))
             try store.commit(write("a", 2, rows: [row("r2", "s", "b")]))
             try store.checkWritable()
         }
-        let reopened = try ListStore(path: database.path)
+        let reopened = try SQLiteStore(path: database.path)
         let lists = try reopened.loadAll()
         #expect(lists.count == 1)
         #expect(lists[0].version == 2)
@@ -105,13 +105,68 @@ import Testing
     }
 
     @Test func keysWithAnyCharactersRoundTrip() throws {
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         let odd = "k'\"; DROP TABLE rows; --\u{0}é🙂"
         try store.commit(write("a", 1, rows: [row(odd, odd, "a", odd)]))
         #expect(try store.loadAll()[0].rows == [row(odd, odd, "a", odd)])
     }
 
     @Test func unopenablePathIsAClearError() {
-        #expect(throws: SQLiteError.self) { try ListStore(path: "/nonexistent-dir/x/y.sqlite") }
+        #expect(throws: SQLiteError.self) { try SQLiteStore(path: "/nonexistent-dir/x/y.sqlite") }
+    }
+}
+
+/// What the `Store` protocol adds for several instances: one list read back, versions for
+/// reconciliation, order keys in the change log, deletions checked like writes, settings.
+@Suite struct StoreProtocolTests {
+    let tests = ListStoreTests()
+
+    @Test func loadsOneListAndReportsEveryVersion() throws {
+        let store = try SQLiteStore(path: ":memory:")
+        try store.commit(tests.write("a", 1, rows: [tests.row("r2", "s", "b"), tests.row("r1", "s", "a")]))
+        try store.commit(tests.write("b", 1))
+        try store.commit(tests.write("b", 2))
+        try store.delete(id: "b", version: 3)
+        #expect(try store.load(id: "a")?.rows.map(\.key) == ["r1", "r2"])
+        #expect(try store.load(id: "b") == nil)
+        #expect(try store.versions() == StoredVersions(lists: ["a": 1], tombstones: ["b": 3]))
+    }
+
+    @Test func theChangeLogKeepsTheOrderKeysOfStoredRows() throws {
+        let store = try SQLiteStore(path: ":memory:")
+        try store.commit(tests.write("a", 1, rows: [tests.row("r1", "s", "a"), tests.row("ü 2", "s", "b")]))
+        try store.commit(tests.write("a", 2, rows: [tests.row("r3", "s", "ab")], deleting: ["r1"]))
+        let changes = try #require(try store.changes(of: "a", after: 0))
+        #expect(changes.map(\.orderKeys) == [
+            [StoredOrderKey(rowKey: "r1", orderKey: "a"), StoredOrderKey(rowKey: "ü 2", orderKey: "b")],
+            [StoredOrderKey(rowKey: "r3", orderKey: "ab")],
+        ])
+    }
+
+    @Test func aDeletionMustFollowTheCommittedVersion() throws {
+        let store = try SQLiteStore(path: ":memory:")
+        try store.commit(tests.write("a", 1))
+        #expect(throws: VersionConflict.self) { try store.delete(id: "a", version: 3) }
+        #expect(try store.versions().lists == ["a": 1])
+        try store.delete(id: "a", version: 2)
+        #expect(throws: VersionConflict.self) { try store.commit(tests.write("a", 1)) }
+        try store.commit(tests.write("a", 3))
+    }
+
+    @Test func aSettingIsMadeOnceAndKept() throws {
+        let database = ListStoreTests.TemporaryDatabase()
+        do {
+            let store = try SQLiteStore(path: database.path)
+            #expect(try store.setting("secret", orInsert: { [1, 2, 3] }) == [1, 2, 3])
+            #expect(try store.setting("secret", orInsert: { [9] }) == [1, 2, 3])
+        }
+        let reopened = try SQLiteStore(path: database.path)
+        #expect(try reopened.setting("secret", orInsert: { [9] }) == [1, 2, 3])
+    }
+
+    @Test func aClosedStoreRefusesCalls() throws {
+        let store = try SQLiteStore(path: ":memory:")
+        store.close()
+        #expect(throws: StoreError.self) { try store.loadAll() }
     }
 }

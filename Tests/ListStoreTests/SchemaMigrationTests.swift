@@ -26,9 +26,10 @@ import Testing
                 INSERT INTO lists VALUES ('a', 2, CAST('m' AS BLOB));
                 """)
         }
-        let store = try ListStore(path: database.path)
+        let store = try SQLiteStore(path: database.path)
         #expect(try store.changes(of: "a", after: 0) == [
-            StoredChange(version: 1, patch: Array("[1]".utf8)), StoredChange(version: 2, patch: Array("[2]".utf8)),
+            StoredChange(version: 1, patch: Array("[1]".utf8), orderKeys: []),
+            StoredChange(version: 2, patch: Array("[2]".utf8), orderKeys: []),
         ])
         try store.commit(StoreWrite(id: "a", version: 3, meta: [], upsertedRows: [], deletedRowKeys: [], patch: Array("[3]".utf8)))
         #expect(try store.changes(of: "a", after: 2)?.map(\.version) == [3])
@@ -38,6 +39,6 @@ import Testing
         #expect(!query.text(0).contains("WITHOUT ROWID"))
         let version = try check.statement("PRAGMA user_version")
         #expect(try version.step())
-        #expect(version.int(0) == 2)
+        #expect(version.int(0) == 3)
     }
 }

@@ -43,11 +43,11 @@ struct App {
     /// Opens the store, loads every list, links the live hub, and adds the demo lists when
     /// asked and the store is empty.
     private func openLists() throws -> (ListRegistry, LiveHub) {
-        let store: ListStore
+        let store: any Store
         let registry: ListRegistry
         let hub: LiveHub
         do {
-            store = try ListStore(path: settings.databasePath)
+            store = try SQLiteStore(path: settings.databasePath)
             hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.publish($0) })
             hub.connect(to: registry)

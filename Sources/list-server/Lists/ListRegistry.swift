@@ -22,12 +22,12 @@ final class ListRegistry: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
     /// The version each deleted list was deleted at; a list created again continues from it.
     private let tombstones = Mutex<[String: Int]>([:])
-    private let store: ListStore
+    private let store: any Store
     private let maxLists: Int
     private let publish: @Sendable (ListChange) -> Void
 
     /// Loads every stored list; a stored list that no longer decodes stops the start with its id. `publish` is called once per accepted write, in version order per list.
-    init(store: ListStore, maxLists: Int = 10_000, publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
+    init(store: any Store, maxLists: Int = 10_000, publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
         self.store = store
         self.maxLists = maxLists
         self.publish = publish

@@ -46,10 +46,10 @@ final class LiveHub: Sendable {
     let limits: Limits
     let renderer: HTMLRenderer
     private let registryLink = Mutex<ListRegistry?>(nil)
-    private let store: ListStore
+    private let store: any Store
     private let running = Atomic<Bool>(true)
 
-    init(store: ListStore, renderer: HTMLRenderer, limits: Limits = Limits()) {
+    init(store: any Store, renderer: HTMLRenderer, limits: Limits = Limits()) {
         self.store = store
         self.renderer = renderer
         self.limits = limits

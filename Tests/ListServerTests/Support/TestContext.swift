@@ -10,7 +10,7 @@ extension ServerContext {
                                 publicDirectory: nil, demo: false)
         settings.maxLists = maxLists
         settings.maxRows = maxRows
-        let store = try ListStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         let hub = LiveHub(store: store, renderer: HTMLRenderer())
         let registry = try ListRegistry(store: store, maxLists: maxLists, publish: { hub.publish($0) })
         hub.connect(to: registry)

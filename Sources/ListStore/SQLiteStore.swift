@@ -1,26 +1,20 @@
 import CSQLite
 import Synchronization
 
-/// The durable store of lists: SQLite in WAL mode, one transaction per accepted write.
+/// The embedded store of one instance: SQLite in WAL mode, one transaction per accepted write.
 ///
 /// Each write stores the list's metadata, only the rows it touched, and one change-log
-/// entry; the log keeps the last `changeLogLimit` patches per list so that a reconnecting
+/// entry; the log keeps the last `changeLogLimit` changes per list so that a reconnecting
 /// subscriber can resume. Calls are serialised on one connection; each is short, because
 /// callers do parsing, validation and diffing before they call.
-public final class ListStore: Sendable {
-    /// Raised when a write's version does not follow the stored one (a caller bug, never user input).
-    public struct VersionConflict: Error, CustomStringConvertible {
-        public let id: String
-        public let stored: Int
-        public let attempted: Int
-        public var description: String { "list \(id): stored version \(stored), write of version \(attempted)" }
-    }
-
+public final class SQLiteStore: Store {
     private let connection: Mutex<SQLiteConnection>
     /// Where the database lives; `:memory:` for a private in-memory one.
     public let path: String
-    /// How many patches per list the change log keeps.
+    /// How many changes per list the change log keeps.
     public let changeLogLimit: Int
+
+    public var location: String { path }
 
     public init(path: String, changeLogLimit: Int = 1_000) throws {
         let connection = try SQLiteConnection(path: path)
@@ -30,14 +24,18 @@ public final class ListStore: Sendable {
         self.changeLogLimit = changeLogLimit
     }
 
+    /// Sets the connection up; writes only when the schema is not current (a new or older database).
     private static func configure(_ db: SQLiteConnection, inMemory: Bool) throws {
         if !inMemory { try db.execute("PRAGMA journal_mode=WAL") }
         // NORMAL in WAL mode: a commit survives a crash of this process (kill -9);
         // only an operating-system crash or power loss can lose the last commits.
         try db.execute("PRAGMA synchronous=NORMAL")
         try db.execute("PRAGMA foreign_keys=ON")
+        let found = try userVersion(db)
+        guard found < Schema.version else { return }
         try db.transaction {
-            if try userVersion(db) == 1 { try db.execute(Schema.changesToVersion2) }
+            if found == 1 { try db.execute(Schema.changesToVersion2) }
+            if found == 1 || found == 2 { try db.execute(Schema.changesToVersion3) }
             try db.execute(Schema.current)
         }
     }
@@ -49,39 +47,59 @@ public final class ListStore: Sendable {
         return try query.step() ? query.int(0) : 0
     }
 
-    /// Every stored list with its rows in order.
+    /// Throws once the store is closed; called first, under the connection's lock.
+    private func requireOpen(_ db: SQLiteConnection) throws {
+        if db.isClosed { throw StoreError(.failed, "the store \(path) is closed") }
+    }
+
     public func loadAll() throws -> [StoredList] {
         try connection.withLock { db in
+            try requireOpen(db)
             var lists: [StoredList] = []
             let listQuery = try db.statement("SELECT id, version, meta FROM lists ORDER BY id")
             while try listQuery.step() {
                 lists.append(StoredList(id: listQuery.text(0), version: listQuery.int(1), meta: listQuery.blob(2), rows: []))
             }
             listQuery.reset()
-            let rowQuery = try db.statement(
-                "SELECT row_key, section_key, order_key, body FROM rows WHERE list_id = ? ORDER BY order_key")
-            for index in lists.indices {
-                rowQuery.reset()
-                try rowQuery.bind(lists[index].id)
-                while try rowQuery.step() {
-                    lists[index].rows.append(StoredRow(
-                        key: rowQuery.text(0), section: rowQuery.text(1), orderKey: rowQuery.text(2), body: rowQuery.blob(3)))
-                }
-            }
-            rowQuery.reset()
+            for index in lists.indices { lists[index].rows = try Self.rows(of: lists[index].id, db) }
             return lists
         }
     }
 
-    /// Commits one write in one transaction. The version must follow the stored one by exactly
-    /// one: the list's, or for a list created again its tombstone's, or 0 for a new id.
+    public func load(id: String) throws -> StoredList? {
+        try connection.withLock { db in
+            try requireOpen(db)
+            let query = try db.statement("SELECT version, meta FROM lists WHERE id = ?")
+            try query.bind(id)
+            guard try query.step() else {
+                query.reset()
+                return nil
+            }
+            var list = StoredList(id: id, version: query.int(0), meta: query.blob(1), rows: [])
+            query.reset()
+            list.rows = try Self.rows(of: id, db)
+            return list
+        }
+    }
+
+    /// A list's rows in order-key order.
+    private static func rows(of id: String, _ db: SQLiteConnection) throws -> [StoredRow] {
+        let query = try db.statement(
+            "SELECT row_key, section_key, order_key, body FROM rows WHERE list_id = ? ORDER BY order_key")
+        try query.bind(id)
+        var rows: [StoredRow] = []
+        while try query.step() {
+            rows.append(StoredRow(key: query.text(0), section: query.text(1), orderKey: query.text(2), body: query.blob(3)))
+        }
+        query.reset()
+        return rows
+    }
+
     public func commit(_ write: StoreWrite) throws {
         try connection.withLock { db in
+            try requireOpen(db)
             try db.transaction {
-                let stored = try Self.storedVersion(of: write.id, db)
-                guard stored == write.version - 1 else {
-                    throw VersionConflict(id: write.id, stored: stored, attempted: write.version)
-                }
+                try Self.requireVersion(before: write.version, of: write.id, db)
                 let upsertList = try db.statement("""
                     INSERT INTO lists (id, version, meta) VALUES (?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET version = excluded.version, meta = excluded.meta
@@ -105,8 +123,8 @@ public final class ListStore: Sendable {
                 let clearTombstone = try db.statement("DELETE FROM tombstones WHERE id = ?")
                 try clearTombstone.bind(write.id)
                 try clearTombstone.run()
-                let logChange = try db.statement("INSERT INTO changes (list_id, version, patch) VALUES (?, ?, ?)")
-                try logChange.bind(write.id, write.version, write.patch)
+                let logChange = try db.statement("INSERT INTO changes (list_id, version, patch, order_keys) VALUES (?, ?, ?, ?)")
+                try logChange.bind(write.id, write.version, write.patch, StoredOrderKey.encode(write.loggedOrderKeys))
                 try logChange.run()
                 let trimLog = try db.statement("DELETE FROM changes WHERE list_id = ? AND version <= ?")
                 try trimLog.bind(write.id, write.version - changeLogLimit)
@@ -115,76 +133,111 @@ public final class ListStore: Sendable {
         }
     }
 
-    /// Removes a list, its rows and its change log, remembering `version` (the deletion's own
-    /// version) so that a list created again under `id` starts after it. Returns whether it existed.
-    @discardableResult
-    public func delete(id: String, version: Int) throws -> Bool {
+    public func delete(id: String, version: Int) throws {
         try connection.withLock { db in
+            try requireOpen(db)
             try db.transaction {
+                try Self.requireVersion(before: version, of: id, db)
                 let tombstone = try db.statement("INSERT OR REPLACE INTO tombstones (id, version) VALUES (?, ?)")
                 try tombstone.bind(id, version)
                 try tombstone.run()
-                for sql in ["DELETE FROM rows WHERE list_id = ?", "DELETE FROM changes WHERE list_id = ?"] {
+                for sql in ["DELETE FROM rows WHERE list_id = ?", "DELETE FROM changes WHERE list_id = ?",
+                            "DELETE FROM lists WHERE id = ?"] {
                     let statement = try db.statement(sql)
                     try statement.bind(id)
                     try statement.run()
                 }
-                let statement = try db.statement("DELETE FROM lists WHERE id = ?")
-                try statement.bind(id)
-                try statement.run()
-                return sqlite3_changes(db.handle) > 0
             }
         }
     }
 
-    /// The version a list was deleted at, by id, for every deleted id not created again.
     public func loadTombstones() throws -> [String: Int] {
+        try versions().tombstones
+    }
+
+    public func versions() throws -> StoredVersions {
         try connection.withLock { db in
-            var tombstones: [String: Int] = [:]
-            let query = try db.statement("SELECT id, version FROM tombstones")
-            while try query.step() { tombstones[query.text(0)] = query.int(1) }
-            query.reset()
-            return tombstones
+            try requireOpen(db)
+            var versions = StoredVersions(lists: [:], tombstones: [:])
+            let lists = try db.statement("SELECT id, version FROM lists")
+            while try lists.step() { versions.lists[lists.text(0)] = lists.int(1) }
+            lists.reset()
+            let tombstones = try db.statement("SELECT id, version FROM tombstones")
+            while try tombstones.step() { versions.tombstones[tombstones.text(0)] = tombstones.int(1) }
+            tombstones.reset()
+            return versions
         }
     }
 
-    /// The version a write must follow: the list's, else its tombstone's, else 0.
-    private static func storedVersion(of id: String, _ db: SQLiteConnection) throws -> Int {
+    /// Throws `VersionConflict` unless `version` follows the committed one: the list's, else its
+    /// tombstone's, else 0.
+    private static func requireVersion(before version: Int, of id: String, _ db: SQLiteConnection) throws {
+        var stored = 0
         for sql in ["SELECT version FROM lists WHERE id = ?", "SELECT version FROM tombstones WHERE id = ?"] {
             let query = try db.statement(sql)
             try query.bind(id)
             defer { query.reset() }
-            if try query.step() { return query.int(0) }
+            if try query.step() {
+                stored = query.int(0)
+                break
+            }
         }
-        return 0
+        guard stored == version - 1 else { throw VersionConflict(id: id, stored: stored, attempted: version) }
     }
 
-    /// The patches after `version` up to the newest, oldest first; `nil` when the log no longer
-    /// reaches back that far (or the list is unknown).
     public func changes(of id: String, after version: Int) throws -> [StoredChange]? {
         try connection.withLock { db in
+            try requireOpen(db)
             let bounds = try db.statement("SELECT MIN(version), MAX(version), COUNT(*) FROM changes WHERE list_id = ?")
             try bounds.bind(id)
             _ = try bounds.step()
             let oldest = bounds.int(0), newest = bounds.int(1), count = bounds.int(2)
             bounds.reset()
             guard count > 0, version >= oldest - 1, version <= newest else { return nil }
-            let query = try db.statement("SELECT version, patch FROM changes WHERE list_id = ? AND version > ? ORDER BY version")
+            let query = try db.statement(
+                "SELECT version, patch, order_keys FROM changes WHERE list_id = ? AND version > ? ORDER BY version")
             try query.bind(id, version)
             var changes: [StoredChange] = []
-            while try query.step() { changes.append(StoredChange(version: query.int(0), patch: query.blob(1))) }
+            while try query.step() {
+                changes.append(StoredChange(version: query.int(0), patch: query.blob(1),
+                                            orderKeys: try StoredOrderKey.decode(query.blob(2))))
+            }
             query.reset()
             return changes
         }
     }
 
-    /// Proves the store can still commit: a tiny write in its own transaction.
     public func checkWritable() throws {
         try connection.withLock { db in
+            try requireOpen(db)
             try db.transaction {
                 let statement = try db.statement("INSERT OR REPLACE INTO health (id, checked) VALUES (1, unixepoch())")
                 try statement.run()
             }
         }
+    }
+
+    public func setting(_ name: String, orInsert make: @Sendable () -> [UInt8]) throws -> [UInt8] {
+        try connection.withLock { db in
+            try requireOpen(db)
+            return try db.transaction {
+                let query = try db.statement("SELECT value FROM settings WHERE name = ?")
+                try query.bind(name)
+                defer { query.reset() }
+                if try query.step() { return query.blob(0) }
+                let value = make()
+                let insert = try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)")
+                try insert.bind(name, value)
+                try insert.run()
+                return value
+            }
+        }
+    }
+
+    /// One instance owns an SQLite file: no other commits to report.
+    public func startChangeFeed(_ receive: @escaping @Sendable (StoreFeedEvent) -> Void) {}
+
+    public func close() {
+        connection.withLock { db in db.close() }
     }
 }
