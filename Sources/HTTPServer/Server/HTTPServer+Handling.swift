@@ -7,7 +7,9 @@ extension HTTPServer {
     /// One access-handler call for a request (see `accessHandlerCallback`).
     ///
     /// Never answers on the first call (libmicrohttpd 0.9.75 would then close the connection),
-    /// except an early 413 for a declared `Content-Length` over the cap. Body pieces are
+    /// except a framing violation and an early 413 for a declared `Content-Length` over the cap
+    /// when no body is on its way yet (`Expect: 100-continue`) or it is too large to read and
+    /// drop; a smaller declared body over the cap is read, dropped and answered 413. Body pieces are
     /// collected up to the cap; past it they are discarded and the answer is 413 when the body
     /// ends (0.9.75 refuses a response queued mid-body).
     func handle(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>,
@@ -20,7 +22,15 @@ extension HTTPServer {
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 let length = UInt64(String(cString: declared)) ?? 0
                 if length > UInt64(configuration.maxBodyBytes) {
-                    return answerTooLarge(connection: connection, state: state, method: method)
+                    // A client waiting for "100 Continue" has sent no body: answer now. One that
+                    // is sending it would meet a reset if the connection closed with its body
+                    // unread, and could lose the answer with it: read and drop the body first,
+                    // unless it is larger than that is worth.
+                    if Self.expectsContinue(connection) || length > UInt64(Self.discardLimit) {
+                        return answerTooLarge(connection: connection, state: state, method: method)
+                    }
+                    state.bodyTooLarge = true
+                    return .YES
                 }
                 // Reserve a little, not what was declared: idle clients must not pin memory.
                 state.body.reserveCapacity(Int(min(length, 64 * 1024)))
@@ -72,6 +82,14 @@ extension HTTPServer {
             response = HTTPError(.badRequest).response
         }
         return queue(response, connection: connection, state: state, method: methodName.rawValue)
+    }
+
+    /// True when the request asks for "100 Continue" before sending its body.
+    ///
+    /// The corresponding C function is `MHD_lookup_connection_value`.
+    private static func expectsContinue(_ connection: OpaquePointer) -> Bool {
+        guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
+        return String(cString: expect).lowercased().contains("100-continue")
     }
 
     private func answerTooLarge(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>) -> MHD_Result {
