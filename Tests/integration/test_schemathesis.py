@@ -11,8 +11,10 @@ test_live_json.py and test_live_html.py.
 """
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import livetest  # starts the server (LIST_SERVER_BIN) on port 0
@@ -33,6 +35,8 @@ def install():
 
 
 install()
+# A scratch working folder: schemathesis keeps a cache (.schemathesis/) in its working directory.
+scratch = tempfile.mkdtemp(prefix="schemathesis-")
 server = livetest.Server("--demo")
 try:
     command = [str(BIN), "--config-file", str(Path(__file__).with_name("schemathesis.toml")), "run",
@@ -40,8 +44,10 @@ try:
                "--seed", "1", "--max-examples", "40", "--workers", "1", "--request-timeout", "10",
                "--no-color", *shlex.split(os.environ.get("SCHEMATHESIS_ARGS", ""))]
     print("$", " ".join(shlex.quote(part) for part in command), flush=True)
-    result = subprocess.run(command, env=dict(os.environ, SCHEMATHESIS_TELEMETRY="false"), stdin=subprocess.DEVNULL)
+    result = subprocess.run(command, cwd=scratch, env=dict(os.environ, SCHEMATHESIS_TELEMETRY="false"),
+                            stdin=subprocess.DEVNULL)
 finally:
     server.stop()
+    shutil.rmtree(scratch, ignore_errors=True)
 print("1 passed, 0 failed" if result.returncode == 0 else "0 passed, 1 failed")
 sys.exit(0 if result.returncode == 0 else 1)
