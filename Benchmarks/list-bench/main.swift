@@ -8,6 +8,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("paging", runPagingBenchmarks),
     ("writes", runWriteBenchmarks),
     ("gzip", runGzipBenchmarks),
+    ("patches", runPatchBenchmarks),
 ]
 
 let selected = Set(CommandLine.arguments.dropFirst())
