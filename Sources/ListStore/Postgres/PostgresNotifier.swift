@@ -49,6 +49,9 @@ final class PostgresNotifier: @unchecked Sendable {
                 if connection == nil || connection!.isBroken {
                     connection = nil
                     connection = try PGConnection(address)
+                    // A notification is delivered at commit whether or not the commit record
+                    // reached the disk; one lost to a crash costs only latency.
+                    try connection!.execute("SET synchronous_commit = off")
                     condition.withLock { pid = connection!.backendPID }
                 }
                 var unsent = batch
