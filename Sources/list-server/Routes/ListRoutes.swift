@@ -48,7 +48,7 @@ enum ListRoutes {
     /// `GET /lists/{id}`: the document for `Accept: application/json`, else the HTML page.
     static func get(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
-        guard let snapshot = context.registry.snapshot(id: id) else {
+        guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         if Negotiation.explicitlyWantsJSON(request) {
@@ -89,7 +89,7 @@ enum ListRoutes {
     }
 
     /// Thrown inside a row write when the patch is not a one-row edit, to go the whole way.
-    private struct NotOneRow: Error {}
+    private struct NotOneRow: WriteEscape {}
 
     /// `DELETE /lists/{id}`: 204; subscribers get `event: deleted`.
     static func delete(_ request: Request, _ context: ServerContext) throws -> Response {
