@@ -31,8 +31,10 @@ final class ListRegistry: Sendable {
     let store: any Store
     private let maxLists: Int
     let publish: @Sendable (ListChange) -> Void
-    /// How many times one write meets another instance's commit before it gives up (503).
-    static let maxConflicts = 8
+    /// How many times one write meets another instance's commit before it gives up (503). Each
+    /// conflict catches the list up, so a write loses again only to a commit made while it was
+    /// being computed; only a list written without pause on several instances comes near this.
+    static let maxConflicts = 64
 
     /// Loads every stored list and hands each to `publish` (as a change from nothing), so the
     /// live hub knows them; a stored list that no longer decodes stops the start with its id.
