@@ -7,6 +7,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("render", runRenderBenchmarks),
     ("paging", runPagingBenchmarks),
     ("writes", runWriteBenchmarks),
+    ("patches", runPatchBenchmarks),
 ]
 
 let selected = Set(CommandLine.arguments.dropFirst())

@@ -11,7 +11,9 @@ struct ListServerCommand: ParsableCommand {
         discussion: """
         Reads are public. Writes need "Authorization: Bearer TOKEN" when a token is set; a server \
         bound to a non-loopback address refuses to start without one. SIGINT or SIGTERM stop it \
-        cleanly (exit status 0). One line per request goes to standard error unless --quiet.
+        cleanly (exit status 0). One line per request goes to standard error unless --quiet. \
+        Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \
+        The API is described in docs/API.md and served as OpenAPI 3.1 at /openapi.json.
         """
     )
 
@@ -31,6 +33,13 @@ struct ListServerCommand: ParsableCommand {
         "Folder served under /assets/ (default: the package's Public/, found from the executable or the current directory).",
         valueName: "dir"))
     var publicDirectory: String?
+
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "Let browser code from this origin (e.g. https://app.example.com) call the API: preflights allow every "
+            + "method and the headers Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID; answers "
+            + "expose ETag, Link, List-Cursor, Location. Repeatable; other origins get no CORS headers.",
+        valueName: "origin"))
+    var corsOrigins: [String] = []
 
     @Flag(help: "Load demo lists on start when the store is empty.")
     var demo = false
@@ -56,6 +65,9 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        for origin in corsOrigins where !CORSOrigin.isValid(origin) {
+            throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
+        }
     }
 
     func run() throws {
@@ -65,6 +77,7 @@ struct ListServerCommand: ParsableCommand {
         configuration.port = port
         configuration.maxBodyBytes = maxBody
         configuration.logRequests = !quiet
+        configuration.corsOrigins = corsOrigins
         let settings = Settings(configuration: configuration, databasePath: db, token: token,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers)

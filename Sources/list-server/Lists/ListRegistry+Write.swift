@@ -107,12 +107,8 @@ extension ListRegistry {
     }
 
     /// Whether `error` is a write's refusal (which a newer version might not make) rather than
-    /// the store failing or an edit leaving on purpose (`WriteEscape`).
+    /// the store failing.
     private static func isRefusal(_ error: any Error) -> Bool {
-        !(error is StoreError) && !(error is SQLiteError) && !(error is WriteEscape)
+        !(error is StoreError) && !(error is SQLiteError)
     }
 }
-
-/// Thrown by an edit to leave a write on purpose (e.g. to take another path), not to refuse it:
-/// the registry passes it on without consulting the store.
-protocol WriteEscape: Error {}
