@@ -50,16 +50,20 @@ struct App {
         let registry: ListRegistry
         let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
         do {
-            store = try SQLiteStore(path: settings.databasePath)
+            store = try StoreLocation.open(settings.databasePath)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
-            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
             throw ExitCode(1)
         }
-        let follower = StoreFollower(registry: registry, store: store, reconcileSeconds: nil)
+        // A store shared with other instances is compared with the cache every second, so a
+        // notification lost on the way costs latency, never correctness; an SQLite file has no
+        // other writer to follow.
+        let shared = PostgresStore.accepts(settings.databasePath)
+        let follower = StoreFollower(registry: registry, store: store, reconcileSeconds: shared ? 1 : nil)
         follower.start()
         let lists = registry.all()
-        Log.info("store \(store.location): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        Log.info("store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
         if settings.demo {
             if lists.isEmpty {
                 try DemoLists.load(into: registry)
