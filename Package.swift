@@ -47,7 +47,7 @@ let package = Package(
         // Release-mode benchmark harness: `swift run -c release list-bench`.
         .executableTarget(
             name: "list-bench",
-            dependencies: ["ListModel", "HTMLRenderer"],
+            dependencies: ["ListModel", "HTMLRenderer", "HTTPServer"],
             path: "Benchmarks/list-bench"
         ),
         // Emits random (old, new, patch) triples for the differential test against Python's jsonpatch.

@@ -52,6 +52,7 @@ enum ListRoutes {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         if Negotiation.explicitlyWantsJSON(request) {
+            _ = try PageQuery(request)  // the page's limit and after are checked for JSON too (openapi.json says so)
             let etag = Conditional.etag(snapshot.version)
             if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
             return Response(prepared: try snapshot.cache.documentAnswer {
