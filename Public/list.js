@@ -1002,7 +1002,9 @@
       const t = this.table;
       if (typeof doc.title === 'string') {
         const caption = t.caption || t.createCaption();
-        if (caption.textContent !== doc.title) caption.textContent = doc.title;
+        // A page's caption holds its <h1>: keep the heading, change its text.
+        const target = caption.querySelector(':scope > h1') || caption;
+        if (target.textContent !== doc.title) target.textContent = doc.title;
       }
       if (typeof doc.head === 'string') {
         const thead = t.tHead || t.createTHead();

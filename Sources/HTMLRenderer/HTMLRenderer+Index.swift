@@ -22,14 +22,14 @@ extension HTMLRenderer {
     ///
     /// The id is percent-encoded as a path segment (ids are path-safe by API rules, so this
     /// normally changes nothing) and then escaped; an empty index says "No lists yet.". The index
-    /// links `list.css` but needs no script.
+    /// links `list.css` but needs no script; its caption is the page's `<h1>`.
     public func indexPage(_ lists: [ListSummary], assetsPath: String = "/assets") -> [UInt8] {
         var out = HTMLWriter(capacity: 1024 + lists.count * 160)
         out.documentStart(title: "Lists", assetsPath: assetsPath, script: false)
         out.raw(
             """
             <table class="list index">
-            <caption>Lists</caption>
+            <caption><h1>Lists</h1></caption>
             <thead><tr><th scope="col">Title</th><th scope="col">Id</th>\
             <th scope="col" class="num">Rows</th><th scope="col" class="num">Version</th></tr></thead>
             <tbody>

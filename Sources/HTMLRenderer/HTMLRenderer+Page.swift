@@ -39,7 +39,7 @@ extension HTMLRenderer {
             out.table(
                 doc, parts: page.parts,
                 attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
-                nextHref: context.nextHref, columns: columns)
+                nextHref: context.nextHref, columns: columns, headingCaption: true)
             out.documentEnd()
         }
     }
@@ -60,8 +60,9 @@ extension HTMLRenderer {
 }
 
 extension HTMLWriter {
-    /// `<!doctype html>` through `<body><main>`: charset, viewport, title, stylesheet, and the
-    /// deferred client script unless `script` is false.
+    /// `<!doctype html>` through `<body><main>`: charset, viewport, title, icon, stylesheet, and
+    /// the deferred client script unless `script` is false. The icon is declared (`favicon.svg`
+    /// among the assets) so browsers never ask for a missing `/favicon.ico`.
     mutating func documentStart(title: String, assetsPath: String, script: Bool = true) {
         var assets = Substring(assetsPath)
         while assets.hasSuffix("/") { assets = assets.dropLast() }
@@ -76,7 +77,9 @@ extension HTMLWriter {
             <title>
             """)
         text(title)
-        raw("</title>\n<link rel=\"stylesheet\" href=\"")
+        raw("</title>\n<link rel=\"icon\" href=\"")
+        escape(assetsPrefix)
+        raw("/favicon.svg\" type=\"image/svg+xml\">\n<link rel=\"stylesheet\" href=\"")
         escape(assetsPrefix)
         raw("/list.css\">\n")
         if script {

@@ -22,9 +22,11 @@ struct TableAttributes {
 }
 
 extension HTMLWriter {
+    /// The `<table>`; with `headingCaption` its caption holds the page's `<h1>` (a page's table is
+    /// its main content; a table embedded elsewhere keeps a plain caption).
     mutating func table(
         _ doc: ListDocument, parts: [ListPage.Part], attributes: TableAttributes?, nextHref: String?,
-        columns: ResolvedColumns
+        columns: ResolvedColumns, headingCaption: Bool = false
     ) {
         raw("<table class=\"list")
         if doc.rowHeight != nil { raw(" fixed-rows") }
@@ -40,9 +42,9 @@ extension HTMLWriter {
         if let rowHeight = doc.rowHeight { pixelAttribute("data-row-height", rowHeight) }
         if let estimated = doc.estimatedRowHeight { pixelAttribute("data-estimated-row-height", estimated) }
         if doc.state == .loading { raw(" aria-busy=\"true\"") }
-        raw(">\n<caption>")
+        raw(headingCaption ? ">\n<caption><h1>" : ">\n<caption>")
         text(doc.title)
-        raw("</caption>\n<thead>")
+        raw(headingCaption ? "</h1></caption>\n<thead>" : "</caption>\n<thead>")
         headRow(columns)
         raw("</thead>\n")
         if doc.state == nil {

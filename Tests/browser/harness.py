@@ -140,6 +140,7 @@ class FixtureList:
             '<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f"<title>{esc(self.title)}</title>"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">'
             '<link rel="stylesheet" href="/assets/list.css">'
             '<script src="/assets/list.js" defer></script></head><body><main>'
             f"<h1>{esc(self.title)}</h1>"
@@ -374,7 +375,7 @@ class FixtureServer:
         return self._send(h, 404, "not found")
 
     def _asset(self, h, name):
-        types = {".js": "text/javascript", ".css": "text/css"}
+        types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
         candidates = [PUBLIC / name, FIXTURES / name]
         if name == "list.css":
             candidates.append(FIXTURES / "fixture.css")
@@ -558,9 +559,24 @@ class Browser:
         if not javascript:  # the no-JS path: pages' scripts never run (WebDriver's own still do)
             options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
         options.binary_location = "/usr/bin/chromium"
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for console()
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.driver.set_script_timeout(10)
         self.hook_id = None
+        self.expected_console = []
+
+    def expect_console(self, pattern):
+        """Declares a console line the current test provokes on purpose (a regex searched in
+        each message, e.g. the network error of a 503 the test asked the server for)."""
+        self.expected_console.append(pattern)
+
+    def console(self):
+        """Console messages (any level) since the last call, less those the test declared."""
+        import re
+        entries = self.driver.get_log("browser")
+        expected, self.expected_console = self.expected_console, []
+        return [f"{e['level']}: {e['message']}" for e in entries
+                if not any(re.search(pattern, e["message"]) for pattern in expected)]
 
     def quit(self):
         self.driver.quit()
@@ -641,11 +657,14 @@ def run(tests, server_factory=None):
             if only and test.__name__ not in only:
                 continue
             server.reset()
+            browser.console()  # start each test with an empty console
             started = time.time()
             try:
                 test(server, browser)
                 errors = browser.js("return window.__errors || []")
                 check(not errors, f"script errors or CSP violations on the page: {errors}")
+                console = browser.console()
+                check(not console, f"the console is not empty on the pages this test opened: {console}")
                 passed += 1
                 print(f"ok   {test.__name__} ({time.time() - started:.2f}s)", flush=True)
             except Exception:

@@ -195,6 +195,7 @@ def test_reconnect_after_a_dropped_stream_resumes_from_the_last_id(server, brows
 def test_reconnects_back_off_while_the_server_refuses(server, browser):
     fixture = small("backoff")
     server.fail_next("/lists/backoff/events", 4, 503)
+    browser.expect_console(r"/lists/backoff/events\S* - Failed to load resource: .*status of 503")
     stream_config = {"reconnectBase": 60, "reconnectMax": 10000}
     open_live(server, browser, fixture, reset=True, config=stream_config, wait_first=False)
     server.wait_stream(0, timeout=8)  # the fifth try gets through
@@ -207,6 +208,9 @@ def test_reconnects_back_off_while_the_server_refuses(server, browser):
 
 def test_escaped_payloads_stay_inert(server, browser):
     payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+    # What the payloads provoke, on purpose: CSP refusing their handlers, and their image "x".
+    browser.expect_console(r"Executing inline event handler violates the following Content Security Policy")
+    browser.expect_console(r"/lists/x - Failed to load resource: .*status of 404")
     fixture = FixtureList("xss", "<b>Title</b>", [{"key": 's"><svg onload=window.__pwned=3>', "header": payload, "footer": payload,
                                                    "rows": [{"key": '"><script>window.__pwned=4</script>', "name": payload, "n": 1}]}])
     stream, doc = open_live(server, browser, fixture)

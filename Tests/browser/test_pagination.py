@@ -90,6 +90,7 @@ def test_spinner_row_while_a_page_loads(server, browser):
 def test_failed_page_shows_error_row_and_retry_loads_it(server, browser):
     server.add_list(thousand())
     server.fail_next("/lists/big/rows", 4)  # the first try and its 3 automatic retries
+    browser.expect_console(r"/lists/big/rows\S* - Failed to load resource: .*status of 500")
     browser.open(server.page_url("big"), FAST)
     browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     browser.wait("return document.querySelector('tbody.pagination tr.list-error button.list-retry')", 5, "the error row")

@@ -15,9 +15,24 @@ def snapshot(name):
     return (SNAPSHOTS / name).read_text()
 
 
+# A 1x1 transparent PNG, for the images the countries snapshot shows.
+PIXEL = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+                      "0000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082")
+
+
+def serve_what_snapshots_ask_for(server):
+    """What the snapshot pages load besides themselves (their images, and the next page the
+    client prefetches), so that the console stays empty."""
+    for image in ("/img/it.png", "/img/jp.png"):
+        server.add_static(image, PIXEL, "image/png")
+    for rows in ("/lists/countries/rows?after=aW4&limit=50", "/lists/numbered/rows?after=b2s&limit=4"):
+        server.add_static(rows, "")  # an empty last page: the rows read stay those of the snapshot
+
+
 def test_every_page_snapshot_is_enhanced_without_errors(server, browser):
     pages = sorted(SNAPSHOTS.glob("page-*.html"))
     check(pages, "renderer page snapshots exist")
+    serve_what_snapshots_ask_for(server)
     for page in pages:
         server.add_static(f"/snap/{page.name}", page.read_text())
         browser.open(server.url(f"/snap/{page.name}"), QUIET)
@@ -60,6 +75,7 @@ def test_first_page_then_the_continued_fragment(server, browser):
     server.add_static("/lists/numbered", snapshot("page-first.html"))
     server.add_static("/lists/numbered/rows?after=b2s&limit=4", snapshot("fragment-continued.html"),
                       headers=[("Link", '</lists/numbered/rows?after=c3&limit=4>; rel="next"')])
+    server.add_static("/lists/numbered/rows?after=c3&limit=4", "")  # the end
     server.set_delay("/lists/numbered/rows", 0.05)
     browser.open(server.url("/lists/numbered"), QUIET)
     browser.wait("return document.querySelectorAll('tr[data-row]').length === 8", 5, "the second page")

@@ -364,7 +364,7 @@ def view_from_page(text):
     table = re.search(r'<table\b[^>]*\bclass="list"[^>]*>', text).group(0)
     version = int(re.search(r'data-version="(\d+)"', table).group(1))
     cursor = re.search(r'data-cursor="([^"]*)"', table)
-    caption = re.search(r"<caption>(.*?)</caption>", text, re.S)
+    caption = re.search(r"<caption>(?:<h1>)?(.*?)(?:</h1>)?</caption>", text, re.S)
     view = {"title": html.unescape(caption.group(1)) if caption else None,
             "head": re.search(r"<thead>(.*?)</thead>", text, re.S).group(1), "sections": [], "status": None,
             "more": False, "until": html.unescape(cursor.group(1)) if cursor else None}
