@@ -126,6 +126,7 @@ def test_an_altered_or_missing_key_shows_nothing(server, browser):
     url = view_link(server)
     expiry, mac = url.split("key=")[1].split(".")
     altered = url.replace(mac, ("A" if mac[0] != "A" else "B") + mac[1:])
+    browser.expect_console(r"status of 40[13] \((Forbidden|Unauthorized)\)")  # the refused pages, on purpose
     for what, target in (("an altered key", altered), ("an altered expiry", url.replace(expiry, str(int(expiry) + 1))),
                          ("no key", url.split("?")[0])):
         browser.driver.get(target)
