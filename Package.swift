@@ -6,7 +6,7 @@ import PackageDescription
 ///
 /// Dependencies point one way:
 /// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
-/// `list-server → CSQLite`, `list-server → Crypto` (swift-crypto).
+/// `list-server → CSQLite`, `list-server → Crypto` (swift-crypto), `HTTPServer → CZlib`.
 let package = Package(
     name: "list-server",
     products: [
@@ -25,6 +25,8 @@ let package = Package(
             name: "CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
+        // The system zlib (Debian zlib1g-dev), for gzip answers.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The system SQLite (Debian libsqlite3-dev).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Pure values: JSON, the list document, JSON Pointer/Patch, keyed diff, order keys, cursors.
@@ -35,7 +37,7 @@ let package = Package(
         // a bounded change log that carries order keys, so other instances can replay it.
         .target(name: "ListStore", dependencies: ["CSQLite"]),
         // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
         // The server: CLI, routes, store, subscription hub.
         .executableTarget(
             name: "list-server",

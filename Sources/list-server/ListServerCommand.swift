@@ -13,7 +13,9 @@ struct ListServerCommand: ParsableCommand {
         is set (--token, --tokens); a server bound to a non-loopback address refuses to start \
         without one. A token without the scope a request needs gets 403, no token or an unknown \
         one 401. SIGINT or SIGTERM stop it cleanly (exit status 0); SIGHUP re-reads --tokens. One \
-        line per request goes to standard error unless --quiet; tokens and view-link keys never do.
+        line per request goes to standard error unless --quiet; tokens and view-link keys never do. \
+        Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \
+        The API is described in docs/API.md and served as OpenAPI 3.1 at /openapi.json.
         """
     )
 
@@ -53,6 +55,13 @@ struct ListServerCommand: ParsableCommand {
         valueName: "dir"))
     var publicDirectory: String?
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "Let browser code from this origin (e.g. https://app.example.com) call the API: preflights allow every "
+            + "method and the headers Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID; answers "
+            + "expose ETag, Link, List-Cursor, Location. Repeatable; other origins get no CORS headers.",
+        valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Flag(help: "Load demo lists on start when the store is empty.")
     var demo = false
 
@@ -77,6 +86,9 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        for origin in corsOrigins where !CORSOrigin.isValid(origin) {
+            throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
+        }
     }
 
     func run() throws {
@@ -86,6 +98,7 @@ struct ListServerCommand: ParsableCommand {
         configuration.port = port
         configuration.maxBodyBytes = maxBody
         configuration.logRequests = !quiet
+        configuration.corsOrigins = corsOrigins
         let environment = ProcessInfo.processInfo.environment
         let secret = secret ?? environment["LIST_SERVER_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 /// Builds libmicrohttpd responses from Swift bytes without copying them.
 enum MHDResponse {
@@ -48,11 +49,17 @@ func byteBoxFreeCallback(_ cls: UnsafeMutableRawPointer?) {
 ///
 /// Use it as `Response(prepared:)`. The server sends the prepared status, headers and bytes;
 /// changing that `Response`'s headers has no effect on the wire.
+///
+/// A compressible answer (`Compressibility`) gets `Vary: Accept-Encoding` here, and its gzip and
+/// CORS forms are made on first use and kept with it (`variant`).
 public final class PreparedResponse: @unchecked Sendable {
     let pointer: OpaquePointer
     public let status: HTTPStatus
     public let headers: HTTPHeaders
     public let bytes: [UInt8]
+    /// Whether a client that accepts gzip gets it compressed.
+    let compressible: Bool
+    let variants = Mutex(Variants())
 
     /// Prepares a byte response (a streaming one cannot be prepared).
     /// - Throws: `HTTPError` 500 for a streaming response; `MHDError` if libmicrohttpd refuses a header.
@@ -60,16 +67,19 @@ public final class PreparedResponse: @unchecked Sendable {
         guard case .bytes(let bytes) = response.body else {
             throw HTTPError(.internalServerError, "A streaming response cannot be prepared.")
         }
+        var headers = response.headers
+        compressible = Compressibility.isEligible(status: response.status, headers: headers, size: bytes.count)
+        if compressible { headers.addVary("Accept-Encoding") }
         let pointer = try MHDResponse.fromBytes(bytes)
         do {
-            try MHDResponse.addHeaders(response.headers, to: pointer)
+            try MHDResponse.addHeaders(headers, to: pointer)
         } catch {
             MHD_destroy_response(pointer)
             throw error
         }
         self.pointer = pointer
         self.status = response.status
-        self.headers = response.headers
+        self.headers = headers
         self.bytes = bytes
     }
 

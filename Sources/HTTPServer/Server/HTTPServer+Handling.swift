@@ -57,13 +57,11 @@ extension HTTPServer {
         do {
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
-            response = router.respond(to: request) { request, error in
-                Log.info("error: \(request.method) \(request.path) failed: \(String(reflecting: error))")
-            }
+            response = respond(to: request)
         } catch let error as HTTPError {
-            response = error.response
+            response = shaped(error.response, requestHeaders: headers)
         } catch {
-            response = HTTPError(.badRequest).response
+            response = shaped(HTTPError(.badRequest).response, requestHeaders: headers)
         }
         return queue(response, connection: connection, state: state, method: methodName.rawValue)
     }

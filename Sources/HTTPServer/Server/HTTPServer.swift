@@ -20,6 +20,8 @@ public final class HTTPServer: Sendable {
     public let configuration: ServerConfiguration
     public let metrics: ServerMetrics
     let router: Router
+    /// Cross-origin access (`ServerConfiguration.corsOrigins`).
+    let cors: CORSPolicy
     let streams = StreamRegistry()
     /// Cancels idle streams whose clients hung up (nil if epoll is unavailable).
     let hangUps = HangUpWatcher()
@@ -39,6 +41,7 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.router = router
+        self.cors = CORSPolicy(origins: configuration.corsOrigins)
         self.address = try BindAddress(host: configuration.host, port: configuration.port)
     }
 

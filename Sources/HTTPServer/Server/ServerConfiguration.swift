@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryLimit = 16 * 1024
     /// Streams idle this many seconds get their heartbeat bytes.
     public var heartbeatInterval = 15.0
+    /// Origins whose browser code may call this server (CORS, see `CORSPolicy`); none by default.
+    public var corsOrigins: [String] = []
     /// Log one line per request (method, target, status, duration) to standard error.
     public var logRequests = true
     /// Query items whose values never reach a log line (they read `name=REDACTED` there): secrets

@@ -2,11 +2,13 @@ import HTTPServer
 import Synchronization
 
 /// Bytes computed from one snapshot and reused until the next version: the serialized
-/// document (GET JSON, `view=json` resets) and the first HTML pages' answers (GET of a list page).
-/// A snapshot never changes, so nothing here is ever stale.
+/// document (GET JSON, `view=json` resets), the answer of a GET of the document, and the first
+/// HTML pages' answers (GET of a list page). A snapshot never changes, so nothing here is ever
+/// stale. The answers are `PreparedResponse`s, which also keep their gzip form once made.
 final class SnapshotCache: Sendable {
     private struct Storage {
         var documentJSON: [UInt8]?
+        var documentAnswer: PreparedResponse?
         var firstPages: [Int: PreparedResponse] = [:]
     }
 
@@ -26,6 +28,14 @@ final class SnapshotCache: Sendable {
             storage.withLock { $0.documentJSON = bytes }
             return bytes
         }
+    }
+
+    /// The complete answer of `GET /lists/{id}` as JSON, built once.
+    func documentAnswer(_ make: () throws -> Response) throws -> PreparedResponse {
+        if let prepared = storage.withLock({ $0.documentAnswer }) { return prepared }
+        let prepared = try PreparedResponse(make())
+        storage.withLock { $0.documentAnswer = $0.documentAnswer ?? prepared }
+        return prepared
     }
 
     /// The complete answer for the HTML page of the first `limit` rows, built once per limit

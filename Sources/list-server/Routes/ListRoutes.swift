@@ -57,11 +57,13 @@ enum ListRoutes {
         if Negotiation.explicitlyWantsJSON(request) {
             let etag = Conditional.etag(snapshot.version)
             if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
-            var response = Response.json(snapshot.documentJSON)
-            response.headers["ETag"] = etag
-            response.headers["Vary"] = "Accept"
-            response.headers["Cache-Control"] = "no-cache"
-            return response
+            return Response(prepared: try snapshot.cache.documentAnswer {
+                var response = Response.json(snapshot.documentJSON)
+                response.headers["ETag"] = etag
+                response.headers["Vary"] = "Accept"
+                response.headers["Cache-Control"] = "no-cache"
+                return response
+            })
         }
         return try PageRoutes.htmlPage(request, snapshot, context, viewKey: viewKey)
     }
