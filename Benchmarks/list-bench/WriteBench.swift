@@ -11,7 +11,7 @@ import ListModel
 
 func runWriteBenchmarks() {
     for rows in [100_000, 1_000_000] {
-        let list = IndexedList(document: benchDocument(sections: 10, rows: rows))
+        let list = IndexedList(document: writeBenchDocument(sections: 10, rows: rows))
         let iterations = rows >= 1_000_000 ? 5 : 11
         let middle = list.row(atPosition: rows / 2)
         var replaced = middle
@@ -45,7 +45,7 @@ func runWriteBenchmarks() {
 }
 
 /// `sections` sections of `rows / sections` rows with a name, a number and two text cells.
-private func benchDocument(sections: Int, rows: Int) -> ListDocument {
+func writeBenchDocument(sections: Int, rows: Int) -> ListDocument {
     let columns = [Column(key: "name"), Column(key: "n", kind: .number), Column(key: "note"), Column(key: "tag")]
     var document = ListDocument(title: "Writes", columns: columns)
     var serial = 0

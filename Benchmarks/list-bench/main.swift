@@ -7,6 +7,8 @@ let groups: [(name: String, run: () -> Void)] = [
     ("render", runRenderBenchmarks),
     ("paging", runPagingBenchmarks),
     ("writes", runWriteBenchmarks),
+    ("gzip", runGzipBenchmarks),
+    ("patches", runPatchBenchmarks),
 ]
 
 let selected = Set(CommandLine.arguments.dropFirst())

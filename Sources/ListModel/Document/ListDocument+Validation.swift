@@ -55,6 +55,17 @@ struct DocumentReader {
         guard case .object(let object) = value else {
             throw Failure(pointer: .root, message: "a list document must be an object, got \(value.typeName)")
         }
+        var (doc, sectionsValue) = try header(object)
+        if let sectionsValue {
+            doc.sections = try within("sections") { () throws(Failure) in try readSections(sectionsValue) }
+        }
+        return doc
+    }
+
+    /// The document's members other than the sections, checked in the order `document(_:)`
+    /// checks them (the members in their order, then the title's presence, then the columns),
+    /// and the `sections` member, unchecked. Sets the columns the rows are read against.
+    mutating func header(_ object: JSONObject) throws(Failure) -> (document: ListDocument, sections: JSONValue?) {
         var title: String?
         var columnsValue: JSONValue?
         var sectionsValue: JSONValue?
@@ -86,10 +97,7 @@ struct DocumentReader {
         }
         columns = doc.columns
         for (index, column) in columns.enumerated() { columnIndex[column.key] = index }
-        if let sectionsValue {
-            doc.sections = try within("sections") { () throws(Failure) in try readSections(sectionsValue) }
-        }
-        return doc
+        return (doc, sectionsValue)
     }
 
     // MARK: Columns
@@ -161,6 +169,20 @@ struct DocumentReader {
     }
 
     mutating func readSection(_ value: JSONValue, index: Int) throws(Failure) -> Section {
+        var (section, rowsValue) = try sectionHeader(value)
+        section.rows.reserveCapacity(rowsValue.count)
+        for (rowIndex, element) in rowsValue.enumerated() {
+            let row = try within("rows", rowIndex) { () throws(Failure) in
+                try readRow(element, section: index, index: rowIndex)
+            }
+            section.rows.append(row)
+        }
+        return section
+    }
+
+    /// A section's members other than its rows, checked in the order `readSection` checks
+    /// them, and the elements of its `rows` (none when absent), unchecked.
+    func sectionHeader(_ value: JSONValue) throws(Failure) -> (section: Section, rows: [JSONValue]) {
         guard case .object(let object) = value else { throw typeMismatch("an object", value) }
         var key: String?
         var section = Section(key: "")
@@ -184,14 +206,7 @@ struct DocumentReader {
         }
         guard let key else { throw missing("key", of: "a section") }
         section.key = key
-        section.rows.reserveCapacity(rowsValue.count)
-        for (rowIndex, element) in rowsValue.enumerated() {
-            let row = try within("rows", rowIndex) { () throws(Failure) in
-                try readRow(element, section: index, index: rowIndex)
-            }
-            section.rows.append(row)
-        }
-        return section
+        return (section, rowsValue)
     }
 
     mutating func readRow(_ value: JSONValue, section: Int, index: Int) throws(Failure) -> Row {

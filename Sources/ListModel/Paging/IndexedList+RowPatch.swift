@@ -6,7 +6,8 @@ extension IndexedList {
     /// This is how a PATCH of one row's cells avoids applying to, re-reading and diffing the
     /// whole document: the result equals `ListDocument(json: patch.apply(to: document.json))`
     /// for that case. On nil, apply the patch to the whole document: it gives the answer, or
-    /// the error with its full pointer.
+    /// the error with its full pointer. (`applying(_:limits:)` handles every patch at the cost of
+    /// what it touches, this case included; the server uses it.)
     public func rowEdit(applying patch: JSONPatch) -> IndexedRowEdit? {
         guard let first = patch.operations.first,
               let (section, index) = Self.rowAddress(of: first.path)

@@ -53,61 +53,82 @@ extension JSONPatchOperation {
 /// Adds `value` at `path`: sets an object member, inserts into an array (`-` appends), or
 /// replaces the whole document for the root pointer.
 private func addValue(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) {
-    guard let token = path.lastToken else { document = value; return }
-    let depth = path.tokens.count - 1
-    try path.modifyParent(&document) { (container: inout JSONValue) throws(JSONPointerError) in
-        if var object = container.takeObject() {
-            object[token] = value
-            container = .object(object)
-            return
-        }
-        if var elements = container.takeArray() {
-            defer { container = .array(elements) }
-            let index: Int
-            if token == "-" {
-                index = elements.count
-            } else {
-                guard let parsed = JSONPointer.arrayIndex(token) else {
-                    throw path.notFound(depth, "\(quoted(token)) is not an array index")
-                }
-                guard parsed <= elements.count else {
-                    throw path.notFound(
-                        depth, "index \(parsed) is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))")
-                }
-                index = parsed
-            }
-            elements.insert(value, at: index)
-            return
-        }
-        throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
-    }
+    try path.addValue(value, in: &document, below: 0)
 }
 
 /// Removes the value at `path` and returns it; the root cannot be removed.
 private func removeValue(at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) -> JSONValue {
-    guard let token = path.lastToken else {
+    guard path.lastToken != nil else {
         throw JSONPointerError(message: "\"\": cannot remove the whole document")
     }
-    let depth = path.tokens.count - 1
-    return try path.modifyParent(&document) { (container: inout JSONValue) throws(JSONPointerError) -> JSONValue in
-        if var object = container.takeObject() {
-            defer { container = .object(object) }
-            guard let index = object.index(forKey: token) else {
-                throw path.notFound(depth, "member \(quoted(token)) not found")
+    return try path.removeValue(in: &document, below: 0)
+}
+
+extension JSONPointer {
+    /// `add` of `value` at this pointer inside `subtree`, the value named by the pointer's first
+    /// `start` tokens (0: the whole document); errors name the whole pointer, as they do when
+    /// the patch applies to the whole document. A pointer of `start` tokens replaces `subtree`.
+    func addValue(_ value: JSONValue, in subtree: inout JSONValue, below start: Int) throws(JSONPointerError) {
+        guard let token = lastToken, tokens.count > start else { subtree = value; return }
+        let depth = tokens.count - 1
+        try modify(&subtree, depth: start, stop: depth) { (container: inout JSONValue) throws(JSONPointerError) in
+            if var object = container.takeObject() {
+                object[token] = value
+                container = .object(object)
+                return
             }
-            return object.remove(at: index).value
+            if var elements = container.takeArray() {
+                defer { container = .array(elements) }
+                let index = try insertionIndex(token, count: elements.count, depth: depth)
+                elements.insert(value, at: index)
+                return
+            }
+            throw notFound(depth, "\(prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
         }
-        if var elements = container.takeArray() {
-            defer { container = .array(elements) }
-            let index = try path.existingIndex(token, count: elements.count, depth: depth)
-            return elements.remove(at: index)
+    }
+
+    /// `remove` of the value at this pointer inside `subtree`, the value named by its first
+    /// `start` tokens; the pointer must be longer than that.
+    func removeValue(in subtree: inout JSONValue, below start: Int) throws(JSONPointerError) -> JSONValue {
+        let token = tokens[tokens.count - 1]
+        let depth = tokens.count - 1
+        return try modify(&subtree, depth: start, stop: depth) { (container: inout JSONValue) throws(JSONPointerError) -> JSONValue in
+            if var object = container.takeObject() {
+                defer { container = .object(object) }
+                guard let index = object.index(forKey: token) else {
+                    throw notFound(depth, "member \(quoted(token)) not found")
+                }
+                return object.remove(at: index).value
+            }
+            if var elements = container.takeArray() {
+                defer { container = .array(elements) }
+                let index = try existingIndex(token, count: elements.count, depth: depth)
+                return elements.remove(at: index)
+            }
+            throw notFound(depth, "\(prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
         }
-        throw path.notFound(depth, "\(path.prefixDescription(depth)) is \(article(container.typeName)), not an object or array")
+    }
+
+    /// `replace` of the value at this pointer inside `subtree` (named by its first `start` tokens).
+    func replaceValue(_ value: JSONValue, in subtree: inout JSONValue, below start: Int) throws(JSONPointerError) {
+        try modify(&subtree, depth: start, stop: tokens.count) { (target: inout JSONValue) throws(JSONPointerError) in target = value }
+    }
+
+    /// The index an array token names for an `add`: `-` is the end, else at most `count`.
+    func insertionIndex(_ token: String, count: Int, depth: Int) throws(JSONPointerError) -> Int {
+        if token == "-" { return count }
+        guard let parsed = JSONPointer.arrayIndex(token) else {
+            throw notFound(depth, "\(quoted(token)) is not an array index")
+        }
+        guard parsed <= count else {
+            throw notFound(depth, "index \(parsed) is out of range (the array has \(count) element\(count == 1 ? "" : "s"))")
+        }
+        return parsed
     }
 }
 
 /// A value's JSON text for a message, cut to about 80 bytes.
-private func excerpt(_ value: JSONValue) -> String {
+func excerpt(_ value: JSONValue) -> String {
     let bytes = value.serialized()
     guard bytes.count > 80 else { return String(decoding: bytes, as: UTF8.self) }
     var cut = 80

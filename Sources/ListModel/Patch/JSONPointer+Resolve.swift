@@ -4,8 +4,15 @@ extension JSONPointer {
     /// Array tokens must be `0` or a decimal index without leading zeros, below the array's
     /// count; `-` (the end of an array) refers to nothing and is an error here.
     public func resolve(in document: JSONValue) throws(JSONPointerError) -> JSONValue {
-        var current = document
-        for (depth, token) in tokens.enumerated() {
+        try resolve(in: document, below: 0)
+    }
+
+    /// The value this pointer refers to inside `subtree`, the value named by its first `start`
+    /// tokens; errors name the whole pointer.
+    func resolve(in subtree: JSONValue, below start: Int) throws(JSONPointerError) -> JSONValue {
+        var current = subtree
+        for depth in start..<tokens.count {
+            let token = tokens[depth]
             switch current {
             case .object(let object):
                 guard let value = object[token] else { throw notFound(depth, "member \(quoted(token)) not found") }
@@ -35,7 +42,7 @@ extension JSONPointer {
         try modify(&document, depth: 0, stop: tokens.count - 1, body)
     }
 
-    private func modify<R>(
+    func modify<R>(
         _ value: inout JSONValue, depth: Int, stop: Int,
         _ body: (inout JSONValue) throws(JSONPointerError) -> R
     ) throws(JSONPointerError) -> R {

@@ -53,16 +53,16 @@ struct App {
         let registry: ListRegistry
         let hub: LiveHub
         do {
-            store = try SQLiteStore(path: settings.databasePath)
+            store = try StoreLocation.open(settings.databasePath)
             hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.publish($0) })
             hub.connect(to: registry)
         } catch {
-            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
             throw ExitCode(1)
         }
         let lists = registry.all()
-        Log.info("store \(settings.databasePath): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        Log.info("store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
         if settings.demo {
             if lists.isEmpty {
                 try DemoLists.load(into: registry)

@@ -55,6 +55,7 @@ enum ListRoutes {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         if Negotiation.explicitlyWantsJSON(request) {
+            _ = try PageQuery(request)  // the page's limit and after are checked for JSON too (openapi.json says so)
             let etag = Conditional.etag(snapshot.version)
             if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
             return Response(prepared: try snapshot.cache.documentAnswer {
@@ -70,31 +71,20 @@ enum ListRoutes {
 
     /// `PATCH /lists/{id}`: an RFC 6902 patch applied atomically.
     ///
-    /// A patch that stays inside one row (`/sections/S/rows/R/…`) is applied to that row alone,
-    /// at the cost of a row write; anything else (and any patch that fails that way, to get its
-    /// error right) is applied to the whole document and diffed.
+    /// Applied to the indexed list (`IndexedList.applying`): the cost is that of the rows the
+    /// patch touches, and the store writes only those; errors are those of the patch applied
+    /// to the whole document.
     static func patch(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: "application/json-patch+json")
         let (id, precondition) = (write.id, write.precondition)
         return try APIError.mapping {
             let patch = try JSONPatch(parsing: request.body)
-            do {
-                let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
-                    guard let edit = list.rowEdit(applying: patch) else { throw NotOneRow() }
-                    return edit
-                }
-                return WriteAnswer.response(snapshot)
-            } catch is NotOneRow {}
-            let snapshot = try context.registry.write(id: id, precondition: precondition) { old in
-                let patched = try patch.apply(to: old!.json)
-                return try ListDocument(json: patched, limits: context.documentLimits)
+            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+                try list.applying(patch, limits: context.documentLimits)
             }
             return WriteAnswer.response(snapshot)
         }
     }
-
-    /// Thrown inside a row write when the patch is not a one-row edit, to go the whole way.
-    private struct NotOneRow: Error {}
 
     /// `DELETE /lists/{id}`: 204; subscribers get `event: deleted`.
     static func delete(_ request: Request, _ context: ServerContext) throws -> Response {

@@ -2,6 +2,12 @@
 // independent JSON Patch implementation (Tests/integration/test_diff_differential.py):
 //
 //     diff-corpus SEED COUNT
+//     diff-corpus patches SEED COUNT
+//
+// The second form emits random patches applied by `IndexedList.applying` (for
+// Tests/integration/test_patch_differential.py): {"seed", "old", "patch", "outcome"} where
+// outcome is "applied" (then "published", the patch it publishes, and "new"), "failed" (an
+// operation did not apply) or "invalid" (the result is not a valid list).
 //
 // Each line is {"seed": N, "old": DOCUMENT, "new": DOCUMENT, "patch": [OPERATIONS]}, where
 // "patch" is JSONPatch(from: old, to: new). Case N uses generator seed SEED + N, so a failing
@@ -12,10 +18,16 @@
 import Foundation
 @_spi(Testing) import ListModel
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+let patches = arguments.count == 4 && arguments[1] == "patches"
+if patches { arguments.remove(at: 1) }
 guard arguments.count == 3, let seed = UInt64(arguments[1]), let count = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: diff-corpus SEED COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: diff-corpus [patches] SEED COUNT\n".utf8))
     exit(2)
+}
+if patches {
+    emitPatchCases(seed: seed, count: count)
+    exit(0)
 }
 
 var out: [UInt8] = []

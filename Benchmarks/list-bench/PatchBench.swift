@@ -1,0 +1,70 @@
+// `swift run -c release list-bench patches`: what each kind of small write costs in ListModel at
+// 1k, 100k and 1M rows (10 sections, 4 cells a row), and the ratio 1M / 1k. Side by side, the
+// whole-document path PATCH took before (`patch.apply(to: document.json)`, `ListDocument(json:)`,
+// `IndexedList.updated(to:)`, `JSONPatch(from:to:)`). PUT is parse + validate + re-index + diff of
+// the whole body with one row changed, next to parsing that body alone.
+
+import ListModel
+
+func runPatchBenchmarks() {
+    let sizes = [1_000, 100_000, 1_000_000]
+    var medians: [String: [Double]] = [:]
+    var order: [String] = []
+    func record(_ name: String, _ seconds: Double) {
+        if medians[name] == nil { order.append(name) }
+        medians[name, default: []].append(seconds)
+    }
+    for rows in sizes {
+        let document = writeBenchDocument(sections: 10, rows: rows)
+        let list = IndexedList(document: document)
+        let perSection = rows / 10
+        let iterations = rows >= 1_000_000 ? 11 : rows >= 100_000 ? 31 : 201
+        let wholeIterations = rows >= 1_000_000 ? 3 : rows >= 100_000 ? 5 : 51
+        func pointer(_ tokens: String...) -> JSONPointer { JSONPointer(tokens: tokens) }
+        let middle = String(perSection / 2)
+        var replaced = list.document.sections[4].rows[perSection / 2]
+        replaced.cells["note"] = .text("replaced")
+        let victim = list.document.sections[9].rows[perSection - 3]
+        let patches: [(String, JSONPatch)] = [
+            ("one-cell PATCH", JSONPatch(operations: [.replace(path: pointer("sections", "4", "rows", middle, "cells", "note"), value: "x")])),
+            ("two-row PATCH", JSONPatch(operations: [
+                .replace(path: pointer("sections", "2", "rows", middle, "cells", "note"), value: "x"),
+                .replace(path: pointer("sections", "7", "rows", middle, "cells", "n"), value: 7),
+            ])),
+            ("move PATCH", JSONPatch(operations: [.move(from: pointer("sections", "3", "rows", middle),
+                                                       path: pointer("sections", "6", "rows", "1"))])),
+        ]
+        record("one-row replace", medianThreadCPUSeconds(iterations: iterations) { blackHole(try! list.replacingRow(replaced)) })
+        record("delete + re-insert", medianThreadCPUSeconds(iterations: iterations) {
+            let removed = try! list.removingRow(key: victim.key).list
+            blackHole(try! removed.insertingRows([victim], inSection: "s9", at: .end))
+        })
+        for (name, patch) in patches {
+            record(name, medianThreadCPUSeconds(iterations: iterations) { blackHole(try! list.applying(patch)) })
+            record(name + ", whole path (before)", medianThreadCPUSeconds(iterations: wholeIterations) {
+                let new = try! ListDocument(json: try! patch.apply(to: list.document.json))
+                blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
+            })
+        }
+        var changed = document
+        changed.sections[4].rows[perSection / 2] = replaced
+        let body = changed.json.serialized()
+        record("PUT one row changed", medianThreadCPUSeconds(iterations: wholeIterations) {
+            let new = try! ListDocument(json: try! JSONValue(parsing: body))
+            blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
+        })
+        record("PUT: parse alone", medianThreadCPUSeconds(iterations: wholeIterations) { blackHole(try! JSONValue(parsing: body)) })
+    }
+    print("  thread CPU medians; 10 sections, 4 cells a row")
+    print("  " + "write".padding(toLength: 34, withPad: " ", startingAt: 0)
+          + sizes.map { "\($0) rows".leftPad(14) }.joined() + "  1M / 1k")
+    for name in order {
+        let values = medians[name]!
+        print("  " + name.padding(toLength: 34, withPad: " ", startingAt: 0) + values.map { ms($0).leftPad(14) }.joined()
+              + String(format: "  %.1fx", values[values.count - 1] / values[0]))
+    }
+}
+
+extension String {
+    fileprivate func leftPad(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,157 @@
+/// One row of a section while a patch is applied to an `IndexedList`.
+enum RowSlot {
+    /// A row of the list before the patch, untouched: section and row index in the old document.
+    case original(section: Int, row: Int)
+    /// A row the patch added or changed, as JSON (not validated yet).
+    case json(JSONValue)
+}
+
+/// The rows of one section while a patch is applied: runs of the old document's rows that
+/// the patch has not touched, and the slots it has. Reading, inserting or removing one row
+/// costs a walk over the pieces (a handful for a small patch), never a copy of the section.
+struct WorkingRows {
+    enum Piece {
+        /// Untouched rows `rows` of old section `section`.
+        case run(section: Int, rows: Range<Int>)
+        case slots([RowSlot])
+
+        var count: Int {
+            switch self {
+            case .run(_, let rows): return rows.count
+            case .slots(let slots): return slots.count
+            }
+        }
+    }
+
+    private(set) var pieces: [Piece]
+    private(set) var count: Int
+
+    /// Past this many pieces, the rows are turned into slots, one piece, so that a patch of
+    /// thousands of scattered operations does not walk thousands of pieces for each.
+    static let maxPieces = 64
+
+    /// The untouched rows of old section `section`, which holds `count` rows.
+    init(section: Int, count: Int) {
+        pieces = count > 0 ? [.run(section: section, rows: 0..<count)] : []
+        self.count = count
+    }
+
+    /// Rows from JSON values (a `rows` array the patch set).
+    init(json elements: [JSONValue]) {
+        pieces = elements.isEmpty ? [] : [.slots(elements.map(RowSlot.json))]
+        count = elements.count
+    }
+
+    /// The row at `index` (`0..<count`).
+    func slot(at index: Int) -> RowSlot {
+        let (piece, offset) = locate(index)
+        switch pieces[piece] {
+        case .run(let section, let rows): return .original(section: section, row: rows.lowerBound + offset)
+        case .slots(let slots): return slots[offset]
+        }
+    }
+
+    /// Puts `slot` at `index` (`0...count`).
+    mutating func insert(_ slot: RowSlot, at index: Int) {
+        if index == count, case .slots(var last)? = pieces.last {
+            pieces[pieces.count - 1] = .slots([])
+            last.append(slot)
+            pieces[pieces.count - 1] = .slots(last)
+        } else {
+            let piece = split(at: index)
+            pieces.insert(.slots([slot]), at: piece)
+            mergeSlots(around: piece)
+        }
+        count += 1
+        compactIfNeeded()
+    }
+
+    /// Removes and returns the row at `index` (`0..<count`).
+    mutating func remove(at index: Int) -> RowSlot {
+        let removed = slot(at: index)
+        let piece = split(at: index)
+        _ = split(at: index + 1)
+        pieces.remove(at: piece)
+        count -= 1
+        if piece > 0 { mergeSlots(around: piece - 1) }
+        compactIfNeeded()
+        return removed
+    }
+
+    /// Replaces the row at `index` (`0..<count`).
+    mutating func replace(at index: Int, with slot: RowSlot) {
+        let (piece, offset) = locate(index)
+        if case .slots(var slots) = pieces[piece] {
+            pieces[piece] = .slots([])
+            slots[offset] = slot
+            pieces[piece] = .slots(slots)
+            return
+        }
+        _ = remove(at: index)
+        insert(slot, at: index)
+    }
+
+    /// The piece holding `index` and the offset in it.
+    private func locate(_ index: Int) -> (piece: Int, offset: Int) {
+        var start = 0
+        for (piece, value) in pieces.enumerated() {
+            let count = value.count
+            if index < start + count { return (piece, index - start) }
+            start += count
+        }
+        preconditionFailure("row index \(index) out of range")
+    }
+
+    /// Splits the pieces so that one starts at `index` (`0...count`); returns that piece's index
+    /// (`pieces.count` at the end).
+    private mutating func split(at index: Int) -> Int {
+        var start = 0
+        for (piece, value) in pieces.enumerated() {
+            let count = value.count
+            if index == start { return piece }
+            if index < start + count {
+                let offset = index - start
+                switch value {
+                case .run(let section, let rows):
+                    pieces[piece] = .run(section: section, rows: rows.lowerBound..<rows.lowerBound + offset)
+                    pieces.insert(.run(section: section, rows: rows.lowerBound + offset..<rows.upperBound), at: piece + 1)
+                case .slots(let slots):
+                    pieces[piece] = .slots(Array(slots[..<offset]))
+                    pieces.insert(.slots(Array(slots[offset...])), at: piece + 1)
+                }
+                return piece + 1
+            }
+            start += count
+        }
+        return pieces.count
+    }
+
+    /// Joins the slots piece at `piece` with slots pieces next to it, and drops empty pieces.
+    private mutating func mergeSlots(around piece: Int) {
+        var index = max(0, piece - 1)
+        while index + 1 < pieces.count, index <= piece + 1 {
+            if case .slots(let first) = pieces[index], case .slots(let second) = pieces[index + 1] {
+                pieces[index] = .slots(first + second)
+                pieces.remove(at: index + 1)
+            } else {
+                index += 1
+            }
+        }
+        pieces.removeAll { $0.count == 0 }
+    }
+
+    private mutating func compactIfNeeded() {
+        guard pieces.count > Self.maxPieces else { return }
+        var slots: [RowSlot] = []
+        slots.reserveCapacity(count)
+        for piece in pieces {
+            switch piece {
+            case .run(let section, let rows):
+                for row in rows { slots.append(.original(section: section, row: row)) }
+            case .slots(let more):
+                slots.append(contentsOf: more)
+            }
+        }
+        pieces = [.slots(slots)]
+    }
+}
