@@ -100,3 +100,21 @@ import Testing
         }
     }
 }
+
+/// How PostgreSQL's errors map to what an HTTP answer can say.
+@Suite struct PostgresErrorKindTests {
+    @Test func sqlStatesMapToKinds() {
+        func kind(_ state: String?, broken: Bool = false) -> StoreError.Kind {
+            StoreError(postgres: state, connectionBroken: broken, "").kind
+        }
+        #expect(kind("53100") == .full, "disk full")
+        #expect(kind("08006") == .unavailable, "connection failure")
+        #expect(kind("57P01") == .unavailable, "admin shutdown")
+        #expect(kind("57014") == .unavailable, "statement timeout")
+        #expect(kind("40001") == .unavailable, "serialization failure")
+        #expect(kind("25006") == .unavailable, "read-only (a standby)")
+        #expect(kind("23505") == .failed, "unique violation: a bug, not an outage")
+        #expect(kind(nil, broken: true) == .unavailable)
+        #expect(kind("42P01") == .failed)
+    }
+}

@@ -15,7 +15,7 @@ final class PostgresPool: @unchecked Sendable {
     private var lent = 0
     private var closed = false
     private var nextAttempt: ContinuousClock.Instant?
-    private var backoff = Duration.milliseconds(100)
+    private var backoff = Backoff()
     private var lastFailure: StoreError?
 
     init(address: PostgresAddress, size: Int, checkoutTimeout: Duration = .seconds(10)) {
@@ -84,15 +84,14 @@ final class PostgresPool: @unchecked Sendable {
             let connection = try PGConnection(address)
             condition.withLock {
                 nextAttempt = nil
-                backoff = .milliseconds(100)
+                backoff.reset()
             }
             return connection
         } catch {
             let failure = error as? StoreError ?? StoreError(.unavailable, "\(error)")
             condition.withLock {
                 lent -= 1
-                nextAttempt = ContinuousClock.now + backoff
-                backoff = min(backoff * 2, .seconds(2))
+                nextAttempt = ContinuousClock.now + backoff.take()
                 lastFailure = failure
                 condition.signal()
             }

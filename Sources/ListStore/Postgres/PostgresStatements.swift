@@ -81,4 +81,7 @@ enum PostgresStatements {
     static let insertSetting = PGStatement(name: "insert_setting", sql: """
         INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING
         """)
+
+    /// Parameters: the channel, the payload (`PostgresNotifier`).
+    static let notify = PGStatement(name: "notify", sql: "SELECT pg_notify($1, $2)")
 }

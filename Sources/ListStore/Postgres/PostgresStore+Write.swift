@@ -23,6 +23,7 @@ extension PostgresStore {
                 ])
             }
         }
+        notifier.announce(id: write.id, version: write.version)
     }
 
     public func delete(id: String, version: Int) throws {
@@ -32,6 +33,7 @@ extension PostgresStore {
                 try db.run(PostgresStatements.recordDeletion, [.text(id), .int(version)])
             }
         }
+        notifier.announce(id: id, version: version)
     }
 
     /// Takes the list's write lock for the transaction, then throws `VersionConflict` unless

@@ -1,13 +1,18 @@
+import Synchronization
+
 /// The store shared by several instances: PostgreSQL through libpq (DESIGN.md section 4).
 ///
 /// A write is one transaction under a per-list advisory lock: the version check, the rows it
 /// touched (in bulk, a few thousand per statement), the list, the change log; `commit` returns
-/// after COMMIT. Reads use a small pool of connections; every call is bounded in time, so while
+/// after COMMIT, and then announces the new version to the other instances (`PostgresNotifier`),
+/// whose change feed (`PostgresListener`) reports it. Reads use a small pool of connections; every call is bounded in time, so while
 /// PostgreSQL is unreachable calls throw `StoreError(.unavailable)` quickly, and the store
 /// reconnects by itself when it is back.
 public final class PostgresStore: Store {
     let address: PostgresAddress
     let pool: PostgresPool
+    let notifier: PostgresNotifier
+    private let listener = Mutex<PostgresListener?>(nil)
     /// How many changes per list the change log keeps.
     public let changeLogLimit: Int
 
@@ -26,7 +31,10 @@ public final class PostgresStore: Store {
         pool = PostgresPool(address: address, size: max(1, connections))
         self.changeLogLimit = changeLogLimit
         try pool.withConnection { try PostgresSchema.prepare($0) }
+        notifier = PostgresNotifier(address: address)
     }
+
+    deinit { close() }
 
     public func loadAll() throws -> [StoredList] {
         try pool.withConnection { db in
@@ -99,9 +107,20 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func startChangeFeed(_ receive: @escaping @Sendable (StoreFeedEvent) -> Void) {}
+    /// Listens on a connection of its own (`PostgresListener`): `receive` gets `.resync` at once
+    /// and after each reconnection, and `.committed` for every other instance's commit (this
+    /// instance's own are not reported), on the listener's thread, in order.
+    public func startChangeFeed(_ receive: @escaping @Sendable (StoreFeedEvent) -> Void) {
+        let notifier = notifier
+        listener.withLock { listener in
+            guard listener == nil else { return }
+            listener = PostgresListener(address: address, ownPID: { notifier.senderPID }, receive: receive)
+        }
+    }
 
     public func close() {
         pool.close()
+        notifier.stop()
+        listener.withLock { $0?.stop() }
     }
 }

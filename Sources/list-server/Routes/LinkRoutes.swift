@@ -16,7 +16,7 @@ enum LinkRoutes {
         let id = try ListID.validated(request.parameter("id"))
         try context.authorization.requireWrite(rights, on: id)
         let lifetime = try lifetime(request)
-        guard context.registry.snapshot(id: id) != nil else {
+        guard context.registry.find(id: id) != nil else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         let expiry = Int(Date().timeIntervalSince1970) + lifetime

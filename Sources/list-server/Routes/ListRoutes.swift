@@ -51,7 +51,7 @@ enum ListRoutes {
     static func get(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
         let viewKey = try context.authorization.requireRead(request, list: id)
-        guard let snapshot = context.registry.snapshot(id: id) else {
+        guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         if Negotiation.explicitlyWantsJSON(request) {

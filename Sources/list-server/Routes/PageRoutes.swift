@@ -41,7 +41,7 @@ enum PageRoutes {
         let id = try ListID.validated(request.parameter("id"))
         let viewKey = try context.authorization.requireRead(request, list: id)
         let query = try PageQuery(request)
-        guard let snapshot = context.registry.snapshot(id: id) else {
+        guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         let html = Negotiation.prefersHTML(request)

@@ -20,9 +20,8 @@ struct AccessRoutesTests {
         let settings = Settings(configuration: ServerConfiguration(), databasePath: ":memory:", token: "master",
                                 isPrivate: isPrivate, publicDirectory: nil, demo: false)
         let store = try SQLiteStore(path: ":memory:")
-        let hub = LiveHub(store: store, renderer: HTMLRenderer())
-        let registry = try ListRegistry(store: store, publish: { hub.publish($0) })
-        hub.connect(to: registry)
+        let hub = LiveHub(renderer: HTMLRenderer())
+        let registry = try ListRegistry(store: store, publish: { hub.receive($0) })
         let authorization = Authorization(master: "master", tokens: try TokenFile.parse(tokens), tokensPath: "unused",
                                           isPrivate: isPrivate, viewLinkSecret: secret)
         let context = ServerContext(settings: settings, assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),

@@ -16,7 +16,16 @@ final class TestDatabase: Sendable {
     private let folder: URL?
     private let url: String
 
-    init(_ backend: Backend) throws {
+    /// A fresh database in `cluster` (PostgreSQL) instead of the shared one.
+    convenience init(_ backend: Backend, in cluster: TestCluster) throws {
+        try self.init(backend, url: cluster.freshDatabase())
+    }
+
+    convenience init(_ backend: Backend) throws {
+        try self.init(backend, url: nil)
+    }
+
+    private init(_ backend: Backend, url postgresURL: String?) throws {
         self.backend = backend
         switch backend {
         case .sqlite:
@@ -26,7 +35,7 @@ final class TestDatabase: Sendable {
             url = folder.appendingPathComponent("test.sqlite").path
         case .postgres:
             folder = nil
-            url = try TestCluster.shared.get().freshDatabase()
+            url = try postgresURL ?? TestCluster.shared.get().freshDatabase()
         }
     }
 
