@@ -178,6 +178,17 @@ ENDPOINTS = [
 ]
 
 
+# The OpenAPI operation of each endpoint, and the statuses the matrix saw it answer.
+OPERATION_OF = {"GET /healthz": "health", "GET /assets/list.js": "asset", "GET /openapi.json": "openapi", "GET /": "indexPage",
+                "GET /lists": "listLists", "GET /lists/alpha (JSON)": "getList", "GET /lists/alpha (page)": "getList",
+                "GET /lists/alpha/rows": "listRows", "GET /lists/alpha/events": "events",
+                "POST /lists/alpha/subscriptions/{sub}/more": "more", "PUT /lists/alpha": "putList",
+                "PATCH /lists/alpha": "patchList", "POST /lists/alpha/sections/s/rows": "insertRows",
+                "PUT /lists/alpha/rows/r1": "replaceRow", "DELETE /lists/alpha/rows/r1": "deleteRow",
+                "POST /lists/alpha/links": "createViewLink", "DELETE /lists/alpha": "deleteList", "GET /metrics": "metrics"}
+SEEN = {}
+
+
 def expected_status(kind, name, private, allowed):
     known = name in BEARER_OF and name != "unknown token"
     if kind == "public":
@@ -236,6 +247,7 @@ def run_matrix(private):
                 headers, key = credential(name, keys)
                 before = state(server)
                 status, answer, body = send(server, endpoint, headers, key)
+                SEEN.setdefault(OPERATION_OF[what], set()).add(status)
                 want = expected_status(kind, name, private, allowed)
                 cell = f"{mode}: {what} with {name}"
                 if not checks.check(f"{cell} is {want}", status == want, f"got {status}: {body[:300]!r}"):
@@ -272,6 +284,26 @@ def test_public_matrix():
 
 def test_private_matrix():
     run_matrix(private=True)
+
+
+def test_openapi_documents_every_answer():
+    """Public/openapi.json lists every status the matrix saw, 401 and 403 included, and the
+    security schemes (bearer, the view link's key)."""
+    with open(os.path.join(livetest.PACKAGE_ROOT, "Public", "openapi.json")) as f:
+        spec = json.load(f)
+    operations = {op["operationId"]: op for item in spec["paths"].values() for op in item.values()
+                  if isinstance(op, dict) and "operationId" in op}
+    for operation, statuses in sorted(SEEN.items()):
+        documented = set(operations[operation]["responses"])
+        missing = sorted(str(s) for s in statuses if str(s) not in documented)
+        checks.check(f"OpenAPI: {operation} documents {sorted(statuses)}", not missing, f"missing {missing}")
+    schemes = spec["components"]["securitySchemes"]
+    checks.equal("OpenAPI: bearer is HTTP bearer", (schemes["bearer"]["type"], schemes["bearer"]["scheme"]), ("http", "bearer"))
+    checks.equal("OpenAPI: the view link is the query's key", (schemes["viewLink"]["in"], schemes["viewLink"]["name"]), ("query", "key"))
+    for operation in ("getList", "listRows", "events", "more"):
+        checks.check(f"OpenAPI: {operation} accepts a view link", {"viewLink": []} in operations[operation]["security"])
+    for operation in ("health", "asset", "openapi"):
+        checks.equal(f"OpenAPI: {operation} needs nothing", operations[operation]["security"], [{}])
 
 
 # MARK: - View links
@@ -491,6 +523,7 @@ if __name__ == "__main__":
     livetest.main(checks, [
         ("public matrix", test_public_matrix),
         ("private matrix", test_private_matrix),
+        ("OpenAPI documents every answer", test_openapi_documents_every_answer),
         ("view links", test_links),
         ("the secret kept in the store", test_secret_kept_in_store),
         ("SIGHUP re-reads --tokens", test_reload),
