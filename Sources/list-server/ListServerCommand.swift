@@ -59,6 +59,11 @@ struct ListServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
     var maxSubscribers = 20_000
 
+    @Option(help: ArgumentHelp(
+        "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
+        valueName: "name"))
+    var instance: String?
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -68,6 +73,9 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        if let instance, !Settings.isValidInstanceName(instance) {
+            throw ValidationError("--instance \(instance): 1 to 32 of A-Za-z0-9_-.")
+        }
         for origin in corsOrigins where !CORSOrigin.isValid(origin) {
             throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
@@ -83,7 +91,7 @@ struct ListServerCommand: ParsableCommand {
         configuration.corsOrigins = corsOrigins
         let settings = Settings(configuration: configuration, databasePath: db, token: token,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
-                                maxSubscribers: maxSubscribers)
+                                maxSubscribers: maxSubscribers, instanceName: instance)
         try App(settings: settings).run()
     }
 }

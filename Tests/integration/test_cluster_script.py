@@ -94,6 +94,25 @@ def main():
         checks.check("a stream through nginx gets it (no proxy buffering)", reached and live.doc["title"] == "Through nginx",
                      live.log[-3:])
         stream.close()
+        # Window growth through nginx: `…/more` must reach the instance holding each stream. The
+        # streams stay open together, so that nginx spreads them over both instances.
+        streams = []
+        for _ in range(4):
+            stream = livetest.EventStream(front, "/lists/numbers/events?view=html&limit=3")
+            live = livetest.LiveDoc(stream)
+            live.apply(stream.next(10))
+            live.apply(stream.next(10))
+            streams.append((stream, live))
+        rows = lambda doc: sum(len(section["rows"]) for section in doc["sections"])
+        grown = []
+        for stream, live in streams:
+            statuses = [request(front, "POST", f"/lists/numbers/subscriptions/{live.subscription}/more?limit=2")[0]
+                        for _ in range(3)]
+            grown.append((live.subscription.split(".")[0], statuses, live.wait_until(lambda doc: rows(doc) == 9, 10)))
+            stream.close()
+        checks.equal("nginx spread the streams over both instances", sorted({name for name, _, _ in grown}), ["i1", "i2"])
+        checks.check("through nginx, every stream's …/more reaches its instance and the rows arrive",
+                     all(statuses == [202] * 3 and arrived for _, statuses, arrived in grown), grown)
         with open(os.path.join(folder, "nginx", "nginx.conf")) as file:
             config = file.read()
         timeout = int(re.search(r"proxy_read_timeout (\d+)s", config).group(1))
