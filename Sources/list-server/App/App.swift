@@ -50,7 +50,7 @@ struct App {
         let registry: ListRegistry
         let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
         do {
-            store = try StoreLocation.open(settings.databasePath)
+            store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
             Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
