@@ -7,8 +7,15 @@ struct Settings: Sendable {
     var databasePath: String
     /// Bytes kept beside an SQLite file so that lists can be deleted on a full disk.
     var diskReserve = 16 << 20
-    /// Bearer token for writes; nil means writes are open (allowed only on loopback).
+    /// `--token`: a bearer token with every right; with no `tokensFile` either, writes are open
+    /// (allowed only on loopback).
     var token: String?
+    /// `--tokens`: the file of scoped tokens, re-read on SIGHUP.
+    var tokensFile: String? = nil
+    /// `--private`: reads need `read` on the list (or its view link).
+    var isPrivate = false
+    /// `--secret`/`LIST_SERVER_SECRET`: signs view links; nil takes the store's.
+    var secret: String? = nil
     /// `--public` as given; nil means "find the package's Public/".
     var publicDirectory: String?
     var demo: Bool
