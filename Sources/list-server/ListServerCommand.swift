@@ -108,6 +108,11 @@ struct ListServerCommand: ParsableCommand {
                                valueName: "count"))
     var maxConnections = 20_000
 
+    @Option(help: ArgumentHelp(
+        "Bytes kept in reserve beside the SQLite file (<db>-reserve) so that lists can still be deleted on a full disk; 0: none.",
+        valueName: "bytes"))
+    var diskReserve = 16 << 20
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -127,6 +132,7 @@ struct ListServerCommand: ParsableCommand {
             throw ValidationError("--header-timeout, --body-timeout and --body-min-rate must not be negative.")
         }
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
+        guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must not be negative.") }
         guard maxConnections >= 16 else { throw ValidationError("--max-connections must be at least 16.") }
     }
 
@@ -145,10 +151,11 @@ struct ListServerCommand: ParsableCommand {
         configuration.connectionLimit = maxConnections
         let environment = ProcessInfo.processInfo.environment
         let secret = secret ?? environment["LIST_SERVER_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
+        var settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
                                 isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers, instanceName: instance)
+        settings.diskReserve = diskReserve
         try App(settings: settings).run()
     }
 }

@@ -57,7 +57,7 @@ struct App {
         let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(
             maxSubscribers: settings.maxSubscribers, subscriptionPrefix: settings.instanceName))
         do {
-            store = try StoreLocation.open(settings.databasePath)
+            store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
             Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")

@@ -10,6 +10,11 @@ enum HealthRoutes {
     static func register(on router: inout Router, context: ServerContext) {
         let check = HealthCheck { try context.registry.checkStoreWritable() }
         router.get("/healthz") { _ in
+            // A write that found no room counts at once, not at the next probe.
+            if context.registry.storeIsOutOfRoom {
+                throw HTTPError(.serviceUnavailable, "The store's disk has no room left for writes; deleting lists frees some.",
+                                headers: ["Retry-After": "\(APIError.retryAfterSeconds)"])
+            }
             if let failure = check.failure() {
                 Log.info("health check: the store cannot take writes: \(failure)")
                 throw HTTPError(.serviceUnavailable, "The store cannot take writes; the cause is in the server's log.")
