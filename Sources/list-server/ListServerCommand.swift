@@ -59,6 +59,11 @@ struct ListServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
     var maxSubscribers = 20_000
 
+    @Option(help: ArgumentHelp(
+        "Seconds a live subscriber may stay too far behind (more than 1 MiB unsent) before it is disconnected.",
+        valueName: "seconds"))
+    var staleTimeout = 30.0
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -68,6 +73,7 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        guard staleTimeout > 0 && staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
         for origin in corsOrigins where !CORSOrigin.isValid(origin) {
             throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
@@ -83,7 +89,7 @@ struct ListServerCommand: ParsableCommand {
         configuration.corsOrigins = corsOrigins
         let settings = Settings(configuration: configuration, databasePath: db, token: token,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
-                                maxSubscribers: maxSubscribers)
+                                maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout)
         try App(settings: settings).run()
     }
 }

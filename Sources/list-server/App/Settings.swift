@@ -16,4 +16,6 @@ struct Settings: Sendable {
     var maxRows: Int = 1_000_000
     /// Most open `/events` streams.
     var maxSubscribers: Int = 20_000
+    /// Seconds a subscriber may stay behind before it is disconnected.
+    var staleTimeoutSeconds: Double = 30
 }

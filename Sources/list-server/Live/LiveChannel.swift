@@ -54,6 +54,8 @@ final class LiveChannel: Sendable {
     let inbox = Mutex(Inbox())
     /// Rendered rows, reused across versions (it has its own lock: resets render outside `state`'s).
     let rowMarkup = RowMarkupCache()
+    /// The documents of resets, shared by every subscriber that gets the same one (its own lock).
+    let resetDocuments = ResetDocumentCache()
 
     init(listID: String, current: ListSnapshot) {
         self.listID = listID

@@ -32,7 +32,7 @@ extension LiveHub {
             }
         }
 
-        var event: [UInt8] {
+        var event: SharedBytes {
             switch self {
             case .logged(let change): return ServerSentEvent.patch(serialized: change.patch, version: change.version)
             case .kept(let patch, let version): return ServerSentEvent.patch(patch, version: version)
@@ -44,7 +44,7 @@ extension LiveHub {
     struct FirstEvents {
         let version: Int
         let window: LiveWindow
-        var events: [[UInt8]] = []
+        var events: [SharedBytes] = []
         /// The `view=html` view of the window at `version`, for the channel to keep.
         var view: LiveView?
     }
@@ -96,7 +96,7 @@ extension LiveHub {
     /// part of subscribing (serializing a document, rendering a window, encoding patches), so
     /// `attach` runs it outside the channel's lock when it can.
     func firstEvents(for request: SubscribeRequest, subscription id: String, from start: StartingPoint,
-                     rowMarkup: RowMarkupCache) -> FirstEvents {
+                     on channel: LiveChannel) -> FirstEvents {
         let current = start.current
         var first = FirstEvents(version: current.version, window: start.window)
         if let since = request.since, since == current.version { return first }
@@ -105,16 +105,15 @@ extension LiveHub {
             if let resume = start.resume {
                 first.events = resume.map(\.event)
             } else {
-                first.events = [ServerSentEvent.reset(version: current.version, subscription: id,
-                                                      serializedDocument: current.documentJSON)]
+                first.events = resetEvent(view: .json, subscription: id, window: start.window, at: current, on: channel)
             }
         case .html:
             let view = start.view
-                ?? LiveView(snapshot: current, window: start.window, renderer: renderer, rowMarkup: rowMarkup)
+                ?? LiveView(snapshot: current, window: start.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             first.view = view
             if let base = start.base {
                 var patch = LiveView.patch(
-                    from: LiveView(snapshot: base, window: start.window, renderer: renderer, rowMarkup: rowMarkup),
+                    from: LiveView(snapshot: base, window: start.window, renderer: renderer, rowMarkup: channel.rowMarkup),
                     to: view)
                 // The client may have named its window by row count (`limit=`): its `until` can
                 // differ from the window's, so the first patch always states it.
@@ -124,23 +123,29 @@ extension LiveHub {
                 }
                 first.events = [ServerSentEvent.patch(patch, version: current.version)]
             } else {
-                first.events = [ServerSentEvent.reset(version: current.version, subscription: id, document: view.json)]
+                let document = channel.resetDocuments.document(version: current.version, window: start.window) {
+                    view.json.serialized()
+                }
+                first.events = ServerSentEvent.reset(version: current.version, subscription: id, document: document)
             }
         }
         return first
     }
 
-    /// A `reset` for a subscriber's view of `window` at `snapshot` (for `view=json` the whole
-    /// document, shared per version); `rowMarkup` is its channel's cache of rendered rows, so a
-    /// reset renders only rows no view has rendered yet.
+    /// A `reset` for a subscriber's view of `window` at `snapshot`: its own head around the
+    /// document of that version and window, made once and shared (`ResetDocumentCache`; for
+    /// `view=html` the channel's row cache spares rendering rows already rendered).
     func resetEvent(view: Subscriber.View, subscription id: String, window: LiveWindow, at snapshot: ListSnapshot,
-                    rowMarkup: RowMarkupCache) -> [UInt8] {
+                    on channel: LiveChannel) -> [SharedBytes] {
+        let document: SharedBytes
         switch view {
         case .json:
-            return ServerSentEvent.reset(version: snapshot.version, subscription: id, serializedDocument: snapshot.documentJSON)
+            document = channel.resetDocuments.document(version: snapshot.version, window: nil) { snapshot.documentJSON }
         case .html:
-            let view = LiveView(snapshot: snapshot, window: window, renderer: renderer, rowMarkup: rowMarkup)
-            return ServerSentEvent.reset(version: snapshot.version, subscription: id, document: view.json)
+            document = channel.resetDocuments.document(version: snapshot.version, window: window) {
+                LiveView(snapshot: snapshot, window: window, renderer: renderer, rowMarkup: channel.rowMarkup).json.serialized()
+            }
         }
+        return ServerSentEvent.reset(version: snapshot.version, subscription: id, document: document)
     }
 }
