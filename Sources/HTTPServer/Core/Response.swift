@@ -69,7 +69,7 @@ public struct Response: Sendable {
         status: HTTPStatus = .ok,
         headers: HTTPHeaders,
         heartbeat: [UInt8]? = nil,
-        blockSize: Int = 1024,
+        blockSize: Int = 256,
         start: @escaping @Sendable (ResponseStream) -> Void
     ) -> Response {
         var response = Response(status: status, headers: headers)

@@ -30,6 +30,14 @@ struct OutgoingQueue {
         compact()
     }
 
+    /// Queues one buffer, less its first `skipping` bytes.
+    mutating func append(_ part: SharedBytes, skipping: Int = 0) {
+        guard skipping < part.count else { return }
+        if chunks.isEmpty { offset = skipping }
+        chunks.append(part)
+        count += part.count - skipping
+    }
+
     mutating func removeAll() {
         chunks = []
         head = 0

@@ -65,30 +65,55 @@ public final class ResponseStream: Sendable {
     /// Sends `parts`, unless more than `limit` bytes wait in this stream already (nil: no limit).
     public func write(_ parts: [SharedBytes], ifQueuedAtMost limit: Int?) -> WriteResult {
         state.withLock { state in
-            guard state.isOpen else { return .closed }
-            if let limit, state.queue.count > limit { return .behind }
-            let total = parts.reduce(0) { $0 + $1.count }
-            guard total > 0 else { return .written }
-            state.lastWrite = monotonicNanoseconds()
-            var sent = 0
-            if state.suspended && state.queue.isEmpty && state.socket >= 0 {
-                switch SocketSend.send(parts, skipping: 0, to: state.socket) {
-                case .sent(let count): sent = count
-                case .failed:
-                    Self.cancel(&state)
-                    return .closed
-                }
-                if sent == total { return .written }
+            Self.write(&state, parts.reduce(0) { $0 + $1.count }, ifQueuedAtMost: limit) { socket in
+                SocketSend.send(parts, skipping: 0, to: socket)
+            } queue: { queue, sent in
+                queue.append(parts, skipping: sent)
             }
-            state.queue.append(parts, skipping: sent)
-            Self.wake(&state)
-            return .written
         }
+    }
+
+    /// Sends one shared buffer, unless more than `limit` bytes wait in this stream already: the
+    /// fan-out's call, one `send` and no allocation.
+    public func write(_ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> WriteResult {
+        state.withLock { state in
+            Self.write(&state, bytes.count, ifQueuedAtMost: limit) { socket in
+                SocketSend.send(bytes.base.pointer!, count: bytes.count, to: socket)
+            } queue: { queue, sent in
+                queue.append(bytes, skipping: sent)
+            }
+        }
+    }
+
+    /// A write of `total` bytes: sent by `send` straight to the socket when the connection is
+    /// suspended with nothing queued, else (and for what the socket did not take) queued by
+    /// `queue`, waking the connection.
+    private static func write(
+        _ state: inout State, _ total: Int, ifQueuedAtMost limit: Int?,
+        send: (Int32) -> SocketSend.Outcome, queue: (inout OutgoingQueue, Int) -> Void
+    ) -> WriteResult {
+        guard state.isOpen else { return .closed }
+        if let limit, state.queue.count > limit { return .behind }
+        guard total > 0 else { return .written }
+        state.lastWrite = monotonicNanoseconds()
+        var sent = 0
+        if state.suspended && state.queue.isEmpty && state.socket >= 0 {
+            switch send(state.socket) {
+            case .sent(let count): sent = count
+            case .failed:
+                cancel(&state)
+                return .closed
+            }
+            if sent == total { return .written }
+        }
+        queue(&state.queue, sent)
+        wake(&state)
+        return .written
     }
 
     /// Sends one shared buffer. See `write(_:)`.
     @discardableResult
-    public func write(_ bytes: SharedBytes) -> Bool { write([bytes]) }
+    public func write(_ bytes: SharedBytes) -> Bool { write(bytes, ifQueuedAtMost: nil) == .written }
 
     /// Sends bytes (kept as they are, not copied). See `write(_:)`.
     @discardableResult

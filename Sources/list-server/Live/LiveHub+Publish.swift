@@ -21,6 +21,8 @@ extension LiveHub {
         var jsonEvent: SharedBytes?
         var htmlEvents: [LiveWindow: SharedBytes] = [:]
         var newViews: [LiveWindow: LiveView] = [:]
+        var jsonWindowEvents: [LiveWindow: SharedBytes] = [:]
+        var newJSONViews: [LiveWindow: JSONWindowView] = [:]
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(state.subscribers.count)
         for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
@@ -33,6 +35,16 @@ extension LiveHub {
             case .json:
                 if jsonEvent == nil { jsonEvent = Self.jsonEvent(for: change, from: old, to: new) }
                 event = jsonEvent!
+            case .jsonWindow:
+                if let shared = jsonWindowEvents[subscriber.window] {
+                    event = shared
+                } else {
+                    let after = JSONWindowView(snapshot: new, window: subscriber.window)
+                    event = ServerSentEvent.patch(JSONWindowView.patch(from: state.currentJSONView(subscriber.window), to: after),
+                                                  version: new.version)
+                    jsonWindowEvents[subscriber.window] = event
+                    newJSONViews[subscriber.window] = after
+                }
             case .html:
                 if let shared = htmlEvents[subscriber.window] {
                     event = shared
@@ -53,6 +65,7 @@ extension LiveHub {
         if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
         state.current = new
         state.views = newViews
+        state.jsonViews = newJSONViews
         channel.rowMarkup.forgetDeletedRows(keepingRowsOf: new.list)
         channel.resetDocuments.forget(before: new.version)
     }
@@ -77,7 +90,7 @@ extension LiveHub {
             var index = worker
             while index < deliveries.count {
                 let delivery = deliveries[index]
-                if delivery.subscriber.stream.write([delivery.event], ifQueuedAtMost: maxBuffered) == .behind {
+                if delivery.subscriber.stream.write(delivery.event, ifQueuedAtMost: maxBuffered) == .behind {
                     slow.append(delivery.subscriber)
                 }
                 index += workers

@@ -90,6 +90,12 @@ extension LiveHub {
             let after = state.currentView(prepared.window, renderer: renderer, rowMarkup: rowMarkup)
             caughtUp.events.append(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: state.current.version))
             caughtUp.view = after
+        case .jsonWindow:
+            guard let before = prepared.jsonView else { return nil }
+            let after = state.currentJSONView(prepared.window)
+            caughtUp.events.append(ServerSentEvent.patch(JSONWindowView.patch(from: before, to: after),
+                                                         version: state.current.version))
+            caughtUp.jsonView = after
         }
         return caughtUp
     }
@@ -101,6 +107,7 @@ extension LiveHub {
         subscriber.stream.write([ServerSentEvent.retry, ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
                                 + events.events)
         if let view = events.view, state.views[subscriber.window] == nil { state.views[subscriber.window] = view }
+        if let view = events.jsonView, state.jsonViews[subscriber.window] == nil { state.jsonViews[subscriber.window] = view }
         state.subscribers[subscriber.id] = subscriber
         state.idleSince = nil
         directory.withLock { $0.channelOfSubscription[subscriber.id] = channel }

@@ -7,7 +7,8 @@ import Synchronization
 final class ResetDocumentCache: Sendable {
     struct Key: Hashable {
         let version: Int
-        /// The `view=html` window; nil for the `view=json` document.
+        let view: Subscriber.View
+        /// The window; nil for the whole `view=json` document.
         let window: LiveWindow?
     }
 
@@ -19,9 +20,9 @@ final class ResetDocumentCache: Sendable {
     init(capacity: Int = 64) { self.capacity = capacity }
 
     /// The document for `version` and `window`, made by `make` the first time.
-    func document(version: Int, window: LiveWindow?, make: () -> [UInt8]) -> SharedBytes {
+    func document(version: Int, view: Subscriber.View, window: LiveWindow?, make: () -> [UInt8]) -> SharedBytes {
         entries.withLock { entries in
-            let key = Key(version: version, window: window)
+            let key = Key(version: version, view: view, window: window)
             if let kept = entries[key] { return kept }
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             let made = SharedBytes(make())
