@@ -9,9 +9,11 @@ struct ListServerCommand: ParsableCommand {
         commandName: "list-server",
         abstract: "Serve shared lists as HTML tables, page by page, live over Server-Sent Events.",
         discussion: """
-        Reads are public. Writes need "Authorization: Bearer TOKEN" when a token is set; a server \
-        bound to a non-loopback address refuses to start without one. SIGINT or SIGTERM stop it \
-        cleanly (exit status 0). One line per request goes to standard error unless --quiet. \
+        Reads are public unless --private. Writes need "Authorization: Bearer TOKEN" when a token \
+        is set (--token, --tokens); a server bound to a non-loopback address refuses to start \
+        without one. A token without the scope a request needs gets 403, no token or an unknown \
+        one 401. SIGINT or SIGTERM stop it cleanly (exit status 0); SIGHUP re-reads --tokens. One \
+        line per request goes to standard error unless --quiet; tokens and view-link keys never do. \
         Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \
         The API is described in docs/API.md and served as OpenAPI 3.1 at /openapi.json.
         """
@@ -29,8 +31,27 @@ struct ListServerCommand: ParsableCommand {
         valueName: "path|url"))
     var db = "list-server.sqlite"
 
-    @Option(help: ArgumentHelp("Bearer token required for writes (default: $LIST_SERVER_TOKEN).", valueName: "token"))
+    @Option(help: ArgumentHelp("A bearer token with every right: write on every list, and admin (default: $LIST_SERVER_TOKEN).",
+                               valueName: "token"))
     var token: String?
+
+    @Option(help: ArgumentHelp(
+        "File of scoped tokens, one a line: 'TOKEN SCOPE[,SCOPE...]', '#' starts a comment. Scopes: read:PATTERN, "
+        + "write:PATTERN (implies read), admin (/metrics); PATTERN is a list id or a prefix ending in '*'. "
+        + "Re-read on SIGHUP (a bad file keeps the tokens from before). Combines with --token.",
+        valueName: "file"))
+    var tokens: String?
+
+    @Flag(name: .customLong("private"), help: ArgumentHelp(
+        "Reads need a token with read on the list, or a view link; / and GET /lists show only readable lists; "
+        + "/metrics needs admin. /healthz, /assets/ and /openapi.json stay public. Needs --token or --tokens."))
+    var isPrivate = false
+
+    @Option(help: ArgumentHelp(
+        "Secret (at least 32 bytes) that signs view links (POST /lists/{id}/links); default: $LIST_SERVER_SECRET, "
+        + "else one generated once and kept in the store. Changing it revokes every link.",
+        valueName: "secret"))
+    var secret: String?
 
     @Option(name: .customLong("public"), help: ArgumentHelp(
         "Folder served under /assets/ (default: the package's Public/, found from the executable or the current directory).",
@@ -64,6 +85,29 @@ struct ListServerCommand: ParsableCommand {
         valueName: "seconds"))
     var staleTimeout = 30.0
 
+    @Option(help: ArgumentHelp(
+        "Seconds a request head may take from its first byte (a new connection's first one: from connecting); slower clients are disconnected. 0: no limit.",
+        valueName: "seconds"))
+    var headerTimeout = 10.0
+
+    @Option(help: ArgumentHelp(
+        "Seconds a request body gets before --body-min-rate applies: it must arrive within this plus one second per --body-min-rate bytes.",
+        valueName: "seconds"))
+    var bodyTimeout = 10.0
+
+    @Option(help: ArgumentHelp("Bytes per second a request body must average after --body-timeout; slower clients are disconnected. 0: no limit.",
+                               valueName: "bytes"))
+    var bodyMinRate = 1024
+
+    @Option(help: ArgumentHelp(
+        "Most connections open at once from one client address; more are closed as they arrive. 0: no cap. Default: 256, or no cap when bound to loopback (behind a proxy, every client has the proxy's address: use 0).",
+        valueName: "count"))
+    var maxConnectionsPerAddress: Int?
+
+    @Option(help: ArgumentHelp("Most connections open at once (streams included); more wait to be accepted. At most the open-file limit.",
+                               valueName: "count"))
+    var maxConnections = 20_000
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -77,6 +121,11 @@ struct ListServerCommand: ParsableCommand {
         for origin in corsOrigins where !CORSOrigin.isValid(origin) {
             throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
+        guard headerTimeout >= 0, bodyTimeout >= 0, bodyMinRate >= 0 else {
+            throw ValidationError("--header-timeout, --body-timeout and --body-min-rate must not be negative.")
+        }
+        guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
+        guard maxConnections >= 16 else { throw ValidationError("--max-connections must be at least 16.") }
     }
 
     func run() throws {
@@ -87,7 +136,15 @@ struct ListServerCommand: ParsableCommand {
         configuration.maxBodyBytes = maxBody
         configuration.logRequests = !quiet
         configuration.corsOrigins = corsOrigins
-        let settings = Settings(configuration: configuration, databasePath: db, token: token,
+        configuration.requestHeadTimeout = headerTimeout
+        configuration.requestBodyTimeout = bodyTimeout
+        configuration.requestBodyMinimumRate = bodyMinRate
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.connectionLimit = maxConnections
+        let environment = ProcessInfo.processInfo.environment
+        let secret = secret ?? environment["LIST_SERVER_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
+                                isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout)
         try App(settings: settings).run()

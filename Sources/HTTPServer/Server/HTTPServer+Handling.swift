@@ -71,6 +71,9 @@ extension HTTPServer {
         }
         let response: Response
         do {
+            guard state.targetIsUTF8 else {
+                throw HTTPError(.badRequest, "The request target holds bytes that are not UTF-8; percent-encode them.")
+            }
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
             response = respond(to: request)
@@ -108,17 +111,19 @@ extension HTTPServer {
     private func queue(_ response: Response, connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
         state.responded = true
         do {
-            let stream = try queueOrThrow(response, connection: connection)
+            let stream = try queueOrThrow(response, connection: connection, isHead: method == "HEAD")
             record(status: response.status.code, state: state, method: method)
             if let (stream, setup) = stream { startStream(stream, setup: setup) }
             return .YES
         } catch {
-            Log.info("error: cannot send the response to \(method) \(state.rawURI): \(error)")
+            Log.info("error: cannot send the response to \(method) \(loggedTarget(state)): \(error)")
             return .NO
         }
     }
 
-    private func queueOrThrow(_ response: Response, connection: OpaquePointer) throws -> (ResponseStream, StreamSetup)? {
+    /// Queues the response; a stream's setup runs after (never for `HEAD`, which gets the
+    /// stream's header fields alone).
+    private func queueOrThrow(_ response: Response, connection: OpaquePointer, isHead: Bool) throws -> (ResponseStream, StreamSetup)? {
         let mhdResponse: OpaquePointer
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {
@@ -127,6 +132,8 @@ extension HTTPServer {
         case .prepared(let prepared):
             try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(prepared.status.code), prepared.pointer) }
             return nil
+        case .stream where isHead:
+            mhdResponse = try MHDResponse.headOfStream()
         case .stream(let setup):
             let created = ResponseStream(heartbeat: setup.heartbeat)
             let retained = Unmanaged.passRetained(created)
@@ -171,6 +178,11 @@ extension HTTPServer {
         setup.start(stream)
     }
 
+    /// The request target as logs may show it (see `ServerConfiguration.redactedQueryNames`).
+    private func loggedTarget(_ state: RequestState) -> String {
+        LogRedaction.target(state.rawURI, hiding: configuration.redactedQueryNames)
+    }
+
     private func record(status: Int, state: RequestState, method: String) {
         let elapsed = monotonicNanoseconds() &- state.started
         metrics.responded(status: status, nanoseconds: elapsed)
@@ -178,7 +190,8 @@ extension HTTPServer {
             let micros = elapsed / 1000
             let fraction = micros % 1000
             let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-            let target = state.rawURI.utf8.count <= 200 ? state.rawURI : String(state.rawURI.prefix(200)) + "..."
+            let redacted = loggedTarget(state)
+            let target = redacted.utf8.count <= 200 ? redacted : String(redacted.prefix(200)) + "..."
             let note = state.framingViolation ? " (refused by the framing checks)" : ""
             Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms\(note)")
         }
