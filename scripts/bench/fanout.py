@@ -93,7 +93,7 @@ def run_view(args, spec, binary=None, label=""):
         rss_end = server.rss_kib()
         if view == "floor":
             livebench.close_all(subscribers, selector)
-            return {"teardown": 0.0, "view": f"floor, {args.floor_threads} thread(s)", "label": "", "n": len(subscribers),
+            return {"teardown": 0.0, "view": f"floor, {args.floor_threads} thread(s)", "label": label, "n": len(subscribers),
                     "results": results, "rss_before": rss_before, "rss_after": rss_after, "rss_end": rss_end, "per": per,
                     "connect": connect_seconds}
         teardown = measure_teardown(server, subscribers, selector, writer, (5 + 7 * args.writes) % min(50, sections * rows))
