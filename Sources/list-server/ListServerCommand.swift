@@ -86,6 +86,11 @@ struct ListServerCommand: ParsableCommand {
     var staleTimeout = 30.0
 
     @Option(help: ArgumentHelp(
+        "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
+        valueName: "name"))
+    var instance: String?
+
+    @Option(help: ArgumentHelp(
         "Seconds a request head may take from its first byte (a new connection's first one: from connecting); slower clients are disconnected. 0: no limit.",
         valueName: "seconds"))
     var headerTimeout = 10.0
@@ -118,6 +123,9 @@ struct ListServerCommand: ParsableCommand {
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
         guard staleTimeout > 0 && staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
+        if let instance, !Settings.isValidInstanceName(instance) {
+            throw ValidationError("--instance \(instance): 1 to 32 of A-Za-z0-9_-.")
+        }
         for origin in corsOrigins where !CORSOrigin.isValid(origin) {
             throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
@@ -146,7 +154,7 @@ struct ListServerCommand: ParsableCommand {
         let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
                                 isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
-                                maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout)
+                                maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout, instanceName: instance)
         try App(settings: settings).run()
     }
 }

@@ -25,4 +25,12 @@ struct Settings: Sendable {
     var maxSubscribers: Int = 20_000
     /// Seconds a subscriber may stay behind before it is disconnected.
     var staleTimeoutSeconds: Double = 30
+    /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
+    var instanceName: String? = nil
+
+    /// 1 to 32 characters of `A-Za-z0-9_-` (no dot: the dot ends it in a subscription id).
+    static func isValidInstanceName(_ name: String) -> Bool {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-".utf8)
+        return (1...32).contains(name.utf8.count) && name.utf8.allSatisfy(allowed.contains)
+    }
 }
