@@ -81,6 +81,11 @@ struct ListServerCommand: ParsableCommand {
     var maxSubscribers = 20_000
 
     @Option(help: ArgumentHelp(
+        "Seconds a live subscriber may stay too far behind (more than 1 MiB unsent) before it is disconnected.",
+        valueName: "seconds"))
+    var staleTimeout = 30.0
+
+    @Option(help: ArgumentHelp(
         "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
         valueName: "name"))
     var instance: String?
@@ -122,6 +127,7 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        guard staleTimeout > 0 && staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
         if let instance, !Settings.isValidInstanceName(instance) {
             throw ValidationError("--instance \(instance): 1 to 32 of A-Za-z0-9_-.")
         }
@@ -154,7 +160,7 @@ struct ListServerCommand: ParsableCommand {
         var settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
                                 isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
-                                maxSubscribers: maxSubscribers, instanceName: instance)
+                                maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout, instanceName: instance)
         settings.diskReserve = diskReserve
         try App(settings: settings).run()
     }

@@ -25,6 +25,8 @@ struct Settings: Sendable {
     var maxRows: Int = 1_000_000
     /// Most open `/events` streams.
     var maxSubscribers: Int = 20_000
+    /// Seconds a subscriber may stay behind before it is disconnected.
+    var staleTimeoutSeconds: Double = 30
     /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
     var instanceName: String? = nil
 
