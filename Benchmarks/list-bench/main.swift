@@ -8,6 +8,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("paging", runPagingBenchmarks),
     ("writes", runWriteBenchmarks),
     ("patches", runPatchBenchmarks),
+    ("memory", runMemoryBenchmarks),
 ]
 
 let selected = Set(CommandLine.arguments.dropFirst())

@@ -7,8 +7,8 @@ extension DocumentReader {
     /// position); a repeated member's last value wins, and `null` members are left out.
     func cells(_ value: JSONValue) throws(Failure) -> RowCells {
         guard case .object(let object) = value else { throw typeMismatch("an object of cells", value) }
-        var cells = RowCells()
-        cells.reserveCapacity(object.count)
+        let pairs = scratch
+        pairs.cells.removeAll(keepingCapacity: true)
         var seen: UInt64 = 0  // columns 0..<64 already present: no search needed for the others
         var lastColumn = -1
         var inColumnOrder = true
@@ -20,17 +20,19 @@ extension DocumentReader {
             let cellValue = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
             if index < 64, seen & 1 << index == 0 {
                 seen |= 1 << index
-                cells.appendNew(key: name, value: cellValue)
+                pairs.cells.append((name, cellValue, index))
+            } else if let present = pairs.cells.firstIndex(where: { $0.key == name }) {
+                pairs.cells[present].value = cellValue  // a repeated member: the last value wins
             } else {
-                cells[name] = cellValue
+                pairs.cells.append((name, cellValue, index))
             }
             if index < lastColumn { inColumnOrder = false }
             lastColumn = index
         }
-        if !inColumnOrder {
-            cells.entries.sort { columnIndex[$0.key] ?? 0 < columnIndex[$1.key] ?? 0 }
-        }
-        return cells
+        if !inColumnOrder { pairs.cells.sort { $0.column < $1.column } }
+        pairs.encoder.removeAll()
+        for cell in pairs.cells { pairs.encoder.append(key: cell.key, value: cell.value) }
+        return RowCells(pairs.encoder)
     }
 
     func cell(_ value: JSONValue, column: Column) throws(Failure) -> CellValue {
