@@ -6,7 +6,7 @@ import PackageDescription
 ///
 /// Dependencies point one way:
 /// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
-/// `list-server → CSQLite`, `HTTPServer → CZlib`.
+/// `list-server → ListStore → CSQLite, CLibPQ`, `HTTPServer → CZlib`.
 let package = Package(
     name: "list-server",
     products: [
@@ -27,13 +27,16 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The system SQLite (Debian libsqlite3-dev).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The PostgreSQL client library (Debian libpq-dev; its header lives in /usr/include/postgresql).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Pure values: JSON, the list document, JSON Pointer/Patch, keyed diff, order keys, cursors.
         .target(name: "ListModel"),
         // Documents, pages and rows to escaped HTML bytes.
         .target(name: "HTMLRenderer", dependencies: ["ListModel"]),
-        // The durable store (`Store`): SQLite in WAL mode for one instance; rows stored one by one,
-        // a bounded change log that carries order keys, so other instances can replay it.
-        .target(name: "ListStore", dependencies: ["CSQLite"]),
+        // The durable store (`Store`): SQLite in WAL mode for one instance, or PostgreSQL shared by
+        // several (LISTEN/NOTIFY change feed); rows stored one by one, a bounded change log that
+        // carries order keys, so other instances can replay it.
+        .target(name: "ListStore", dependencies: ["CSQLite", "CLibPQ"]),
         // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
         // The server: CLI, routes, store, subscription hub.
@@ -47,7 +50,7 @@ let package = Package(
         // Release-mode benchmark harness: `swift run -c release list-bench`.
         .executableTarget(
             name: "list-bench",
-            dependencies: ["ListModel", "HTMLRenderer"],
+            dependencies: ["ListModel", "HTMLRenderer", "HTTPServer"],
             path: "Benchmarks/list-bench"
         ),
         // Emits random (old, new, patch) triples for the differential test against Python's jsonpatch.

@@ -7,6 +7,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("render", runRenderBenchmarks),
     ("paging", runPagingBenchmarks),
     ("writes", runWriteBenchmarks),
+    ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
     ("memory", runMemoryBenchmarks),
 ]

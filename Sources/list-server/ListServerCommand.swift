@@ -23,7 +23,10 @@ struct ListServerCommand: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (the ready line names it).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("SQLite database file; ':memory:' keeps nothing on disk.", valueName: "path"))
+    @Option(help: ArgumentHelp(
+        "SQLite database file (':memory:' keeps nothing on disk), or a PostgreSQL URL shared by several instances "
+            + "(postgresql://USER@HOST:PORT/DB, any libpq URI).",
+        valueName: "path|url"))
     var db = "list-server.sqlite"
 
     @Option(help: ArgumentHelp("Bearer token required for writes (default: $LIST_SERVER_TOKEN).", valueName: "token"))

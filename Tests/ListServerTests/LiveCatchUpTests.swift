@@ -105,6 +105,7 @@ struct LiveCatchUpTests {
         try harness.put("l", edits.document(sections: 3, rowsPerSection: 2...4))
         let slow = harness.subscribe("l", view: .html)
         for _ in 0..<30 { try harness.edit("l", &edits) }
+        harness.hub.publishReceived()
         #expect(harness.hub.directory.withLock { $0.staleCount } == 1)
         try harness.pump(slow)
         harness.hub.sweepStaleSubscribers { _ = try? harness.edit("l", &edits) }

@@ -21,13 +21,12 @@ final class LiveHarness: Sendable {
 
     init(limits: LiveHub.Limits = LiveHub.Limits(), changeLogLimit: Int = 1_000) throws {
         store = try SQLiteStore(path: ":memory:", changeLogLimit: changeLogLimit)
-        let hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: limits)
+        let hub = LiveHub(renderer: HTMLRenderer(), limits: limits)
         let history = History()
         registry = try ListRegistry(store: store, publish: { change in
             if let new = change.new { history.versions.withLock { $0[change.id, default: [:]][new.version] = new } }
-            hub.publish(change)
+            hub.receive(change)
         })
-        hub.connect(to: registry)
         self.hub = hub
         self.history = history
     }
@@ -52,8 +51,10 @@ final class LiveHarness: Sendable {
     func subscribe(_ id: String, view: Subscriber.View, window: LiveHub.SubscribeRequest.WindowSpec = .limit(50),
                    since: Int? = nil, base: JSONValue? = nil, beforeRegistering: () -> Void = {}) -> LiveClient {
         let client = LiveClient(listID: id, view: view, doc: base, version: since)
-        hub.attach(LiveHub.SubscribeRequest(listID: id, view: view, window: window, since: since), to: client.stream,
-                   beforeRegistering: beforeRegistering)
+        var request = LiveHub.SubscribeRequest(listID: id, view: view, window: window, since: since)
+        // As `/events` does: a `view=json` resume brings the store's change log.
+        if view == .json, let since { request.logged = registry.changeLog(of: id, after: since) }
+        hub.attach(request, to: client.stream, beforeRegistering: beforeRegistering)
         return client
     }
 
@@ -71,6 +72,7 @@ final class LiveHarness: Sendable {
     /// Reads what reached `client`, applies it, and checks after every `reset` and `patch`
     /// that its document is what a fresh subscription gets at that event's version.
     func pump(_ client: LiveClient, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        hub.publishReceived()
         for event in try client.receive() where event.name == "reset" || event.name == "patch" {
             let expected = try expectedDocument(for: client, at: client.version!)
             #expect(client.doc == expected, "\(client.view) client at version \(client.version!) after \(event.name!)",

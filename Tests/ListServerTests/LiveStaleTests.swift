@@ -7,8 +7,10 @@ import Testing
 /// is cut off when it stays behind; the hub's counters follow.
 @Suite("Live hub: slow subscribers")
 struct LiveStaleTests {
+    /// The hub's counters once every write so far is published.
     func counts(_ hub: LiveHub) -> (subscribers: Int, stale: Int) {
-        hub.directory.withLock { ($0.subscriberCount, $0.staleCount) }
+        hub.publishReceived()
+        return hub.directory.withLock { ($0.subscriberCount, $0.staleCount) }
     }
 
     @Test func aSlowSubscriberIsSkippedThenResetOnceDrained() throws {

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 @testable import ListStore
 
+/// The store's behaviour, the same for both backends.
 @Suite struct ListStoreTests {
-    /// A fresh database file in a temporary folder, removed with its WAL when the test ends.
+    /// A fresh SQLite file in a temporary folder, removed with its WAL when the test ends
+    /// (for SQLite-only tests; the others use `TestDatabase`).
     final class TemporaryDatabase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liststore-\(UUID().uuidString)")
         var path: String { folder.appendingPathComponent("test.sqlite").path }
@@ -20,8 +22,9 @@ import Testing
                    deletedRowKeys: deleting, patch: Array(patch.utf8))
     }
 
-    @Test func commitsAndLoadsRowsInOrderKeyOrder() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func commitsAndLoadsRowsInOrderKeyOrder(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(write("a", 1, rows: [row("r2", "s", "b"), row("r1", "s", "a"), row("r3", "t", "c")]))
         let lists = try store.loadAll()
         #expect(lists.count == 1)
@@ -31,8 +34,9 @@ import Testing
         #expect(lists[0].rows.map(\.section) == ["s", "s", "t"])
     }
 
-    @Test func laterWritesTouchOnlyTheirRows() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func laterWritesTouchOnlyTheirRows(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(write("a", 1, rows: [row("r1", "s", "a", "one"), row("r2", "s", "b", "two")]))
         try store.commit(write("a", 2, rows: [row("r1", "t", "c", "uno"), row("r3", "s", "ab")], deleting: ["r2"]))
         let rows = try store.loadAll()[0].rows
@@ -40,8 +44,9 @@ import Testing
         #expect(rows[1] == row("r1", "t", "c", "uno"))
     }
 
-    @Test func rejectsAVersionThatDoesNotFollowAndChangesNothing() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func rejectsAVersionThatDoesNotFollowAndChangesNothing(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(write("a", 1, rows: [row("r1", "s", "a")]))
         #expect(throws: VersionConflict.self) { try store.commit(write("a", 3, rows: [row("r9", "s", "z")])) }
         #expect(throws: VersionConflict.self) { try store.commit(write("b", 2)) }
@@ -51,8 +56,9 @@ import Testing
         #expect(lists[0].version == 1)
     }
 
-    @Test func changeLogResumesAndForgetsOldEntries() throws {
-        let store = try SQLiteStore(path: ":memory:", changeLogLimit: 3)
+    @Test(arguments: Backend.allCases) func changeLogResumesAndForgetsOldEntries(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open(changeLogLimit: 3)
         for version in 1...5 { try store.commit(write("a", version, patch: "[\(version)]")) }
         #expect(try store.changes(of: "a", after: 5) == [])
         #expect(try store.changes(of: "a", after: 3)?.map(\.version) == [4, 5])
@@ -63,8 +69,9 @@ import Testing
         #expect(try store.changes(of: "nope", after: 0) == nil)
     }
 
-    @Test func deleteRemovesEverything() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func deleteRemovesEverything(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(write("a", 1, rows: [row("r1", "s", "a")]))
         try store.delete(id: "a", version: 2)
         #expect(throws: VersionConflict.self, "deleting it twice") { try store.delete(id: "a", version: 2) }
@@ -72,31 +79,33 @@ import Testing
         #expect(try store.changes(of: "a", after: 0) == nil)
     }
 
-    @Test func aListCreatedAgainContinuesTheVersionsOfTheDeletedOne() throws {
-        let database = TemporaryDatabase()
+    @Test(arguments: Backend.allCases) func aListCreatedAgainContinuesTheVersionsOfTheDeletedOne(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
         do {
-            let store = try SQLiteStore(path: database.path)
+            let store = try database.open()
+            defer { store.close() }
             try store.commit(write("a", 1))
             try store.commit(write("a", 2))
             try store.delete(id: "a", version: 3)
             #expect(throws: VersionConflict.self, "not from 1 again") { try store.commit(write("a", 1)) }
         }
-        let store = try SQLiteStore(path: database.path)
+        let store = try database.open()
         #expect(try store.loadTombstones() == ["a": 3], "the tombstone survives a restart")
         try store.commit(write("a", 4))
         #expect(try store.loadTombstones().isEmpty)
         #expect(try store.changes(of: "a", after: 2) == nil, "no resume across the deletion")
     }
 
-    @Test func survivesReopeningTheFile() throws {
-        let database = TemporaryDatabase()
+    @Test(arguments: Backend.allCases) func survivesReopening(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
         do {
-            let store = try SQLiteStore(path: database.path)
+            let store = try database.open()
+            defer { store.close() }
             try store.commit(write("a", 1, rows: [row("r1", "s", "a", "body")]))
             try store.commit(write("a", 2, rows: [row("r2", "s", "b")]))
             try store.checkWritable()
         }
-        let reopened = try SQLiteStore(path: database.path)
+        let reopened = try database.open()
         let lists = try reopened.loadAll()
         #expect(lists.count == 1)
         #expect(lists[0].version == 2)
@@ -104,8 +113,9 @@ import Testing
         #expect(try reopened.changes(of: "a", after: 0)?.map(\.version) == [1, 2])
     }
 
-    @Test func keysWithAnyCharactersRoundTrip() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func keysWithAnyCharactersRoundTrip(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         let odd = "k'\"; DROP TABLE rows; --\u{0}é🙂"
         try store.commit(write("a", 1, rows: [row(odd, odd, "a", odd)]))
         #expect(try store.loadAll()[0].rows == [row(odd, odd, "a", odd)])
@@ -121,8 +131,9 @@ import Testing
 @Suite struct StoreProtocolTests {
     let tests = ListStoreTests()
 
-    @Test func loadsOneListAndReportsEveryVersion() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func loadsOneListAndReportsEveryVersion(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(tests.write("a", 1, rows: [tests.row("r2", "s", "b"), tests.row("r1", "s", "a")]))
         try store.commit(tests.write("b", 1))
         try store.commit(tests.write("b", 2))
@@ -132,8 +143,9 @@ import Testing
         #expect(try store.versions() == StoredVersions(lists: ["a": 1], tombstones: ["b": 3]))
     }
 
-    @Test func theChangeLogKeepsTheOrderKeysOfStoredRows() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func theChangeLogKeepsTheOrderKeysOfStoredRows(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(tests.write("a", 1, rows: [tests.row("r1", "s", "a"), tests.row("ü 2", "s", "b")]))
         try store.commit(tests.write("a", 2, rows: [tests.row("r3", "s", "ab")], deleting: ["r1"]))
         let changes = try #require(try store.changes(of: "a", after: 0))
@@ -143,8 +155,9 @@ import Testing
         ])
     }
 
-    @Test func aDeletionMustFollowTheCommittedVersion() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func aDeletionMustFollowTheCommittedVersion(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try store.commit(tests.write("a", 1))
         #expect(throws: VersionConflict.self) { try store.delete(id: "a", version: 3) }
         #expect(try store.versions().lists == ["a": 1])
@@ -153,19 +166,21 @@ import Testing
         try store.commit(tests.write("a", 3))
     }
 
-    @Test func aSettingIsMadeOnceAndKept() throws {
-        let database = ListStoreTests.TemporaryDatabase()
+    @Test(arguments: Backend.allCases) func aSettingIsMadeOnceAndKept(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
         do {
-            let store = try SQLiteStore(path: database.path)
+            let store = try database.open()
+            defer { store.close() }
             #expect(try store.setting("secret", orInsert: { [1, 2, 3] }) == [1, 2, 3])
             #expect(try store.setting("secret", orInsert: { [9] }) == [1, 2, 3])
         }
-        let reopened = try SQLiteStore(path: database.path)
+        let reopened = try database.open()
         #expect(try reopened.setting("secret", orInsert: { [9] }) == [1, 2, 3])
     }
 
-    @Test func aClosedStoreRefusesCalls() throws {
-        let store = try SQLiteStore(path: ":memory:")
+    @Test(arguments: Backend.allCases) func aClosedStoreRefusesCalls(_ backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         store.close()
         #expect(throws: StoreError.self) { try store.loadAll() }
     }

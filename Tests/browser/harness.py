@@ -437,10 +437,11 @@ class RealListServer:
     `log_lines()` so the pipe never fills.
     """
 
-    def __init__(self, demo=True, quiet=True):
+    def __init__(self, demo=True, quiet=True, flags=()):
         self.args = [server_binary(), "--port", "0", "--db", ":memory:", "--public", str(PUBLIC)]
         self.args += ["--demo"] if demo else []
         self.args += ["--quiet"] if quiet else []
+        self.args += list(flags)
         self.lines, self.base = [], None
         self.ready = threading.Event()
 

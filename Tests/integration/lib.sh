@@ -17,9 +17,18 @@ cleanup() {
         kill -TERM "$SERVER_PID" 2>/dev/null
         wait "$SERVER_PID" 2>/dev/null
     fi
+    if [ -n "${PG_DIR:-}" ]; then "$LIST_SERVER_ROOT/scripts/pg-cluster" destroy "$PG_DIR"; fi
     rm -rf "$TEST_TMP"
 }
 trap cleanup EXIT
+
+# start_postgres: starts a private PostgreSQL (scripts/pg-cluster; stopped at exit) and sets PG_DIR.
+# postgres_db NAME: creates database NAME in it and prints its URL (for --db).
+start_postgres() {
+    PG_DIR=/tmp/list-server-pg-test-$$-$RANDOM
+    "$LIST_SERVER_ROOT/scripts/pg-cluster" start "$PG_DIR" --no-fsync --owner $$ >/dev/null
+}
+postgres_db() { "$LIST_SERVER_ROOT/scripts/pg-cluster" createdb "$PG_DIR" "$1"; }
 
 # start_server [flags...]: starts the server (--port 0 --db :memory: plus flags), waits for the
 # ready line and sets BASE_URL ("http://127.0.0.1:PORT"), PORT, SERVER_PID, SERVER_LOG.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Restart persistence on one SQLite file: documents, versions, row order after moves, cursors and
-# deletions survive SIGTERM and a new start; --demo fills only an empty store.
+# Restart persistence on one SQLite file, then on one PostgreSQL database: documents, versions, row
+# order after moves, cursors and deletions survive SIGTERM and a new start; --demo fills only an
+# empty store.
 source "$(dirname "$0")/lib.sh"
-db="$TEST_TMP/x.sqlite"
 
 row_keys() {
     /usr/bin/python3 -c '
@@ -11,8 +11,10 @@ value = json.loads(sys.argv[1])
 print(" ".join(row["key"] for section in value["sections"] for row in section["rows"]))' "${1-$BODY}"
 }
 
+# persistence_on DB DEMO_DB: the checks, with two empty stores.
+persistence_on() {
+local db=$1 demo_db=$2
 start_server --db "$db"
-check "the database file is created" eval '[ -s "$db" ]'
 put_json /lists/a '{"title": "A", "columns": [{"key": "name"}, {"key": "n", "kind": "number"}], "emptyText": "none",
   "sections": [{"key": "s1", "header": "One", "rows": [{"key": "r1", "cells": {"name": "1", "n": 1}}, {"key": "r2"}, {"key": "r3"}]},
                {"key": "s2", "footer": "Two", "collapsible": true, "rows": [{"key": "r4"}, {"key": "r5", "href": "/five", "style": "muted"}]},
@@ -75,7 +77,6 @@ check "the re-created list is back" eq "$(etag_now /lists/gone)" "$gone_version"
 stop_server
 
 # --- --demo fills an empty store only ---
-demo_db="$TEST_TMP/demo.sqlite"
 start_server --db "$demo_db" --demo
 demo_index=$(body_now /lists)
 demo_count=$(grep -o '"id"' <<<"$demo_index" | wc -l)
@@ -102,4 +103,13 @@ start_server --db "$demo_db"
 check "without --demo the stored lists are served" eq "$(body_now /lists)" "$edited"
 stop_server
 check "clean exit" eq "$STOP_STATUS" 0
+}
+
+echo "--- SQLite"
+persistence_on "$TEST_TMP/x.sqlite" "$TEST_TMP/demo.sqlite"
+check "the database file is created" eval '[ -s "$TEST_TMP/x.sqlite" ]'
+echo "--- PostgreSQL"
+start_postgres
+persistence_on "$(postgres_db x)" "$(postgres_db demo)"
+check "the server's log never shows the PostgreSQL password" eval '! grep -qF "$(cat "$PG_DIR/password")" "$TEST_TMP"/server-*.log'
 finish

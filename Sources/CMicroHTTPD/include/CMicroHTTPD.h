@@ -9,6 +9,8 @@
 #include <microhttpd.h>
 // Not in Swift's Glibc module: the server watches idle stream sockets for hang-ups with epoll.
 #include <sys/epoll.h>
+// Strict request framing and deadlines, below libmicrohttpd's parser.
+#include "FramingGuard.h"
 
 /// `MHD_SIZE_UNKNOWN`: the total size of a response whose length is not known in advance.
 extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;

@@ -26,6 +26,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let internalServerError = HTTPStatus(500)
     public static let notImplemented = HTTPStatus(501)
     public static let serviceUnavailable = HTTPStatus(503)
+    public static let insufficientStorage = HTTPStatus(507)
 
     /// The reason phrase of RFC 9110 ("Not Found"), or "Unknown" for unlisted codes.
     public var reasonPhrase: String {
@@ -66,6 +67,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        case 507: "Insufficient Storage"
         default: "Unknown"
         }
     }

@@ -7,17 +7,30 @@ extension HTTPServer {
     /// One access-handler call for a request (see `accessHandlerCallback`).
     ///
     /// Never answers on the first call (libmicrohttpd 0.9.75 would then close the connection),
-    /// except an early 413 for a declared `Content-Length` over the cap. Body pieces are
+    /// except a framing violation and an early 413 for a declared `Content-Length` over the cap
+    /// when no body is on its way yet (`Expect: 100-continue`) or it is too large to read and
+    /// drop; a smaller declared body over the cap is read, dropped and answered 413. Body pieces are
     /// collected up to the cap; past it they are discarded and the answer is 413 when the body
     /// ends (0.9.75 refuses a response queued mid-body).
     func handle(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>,
                 uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !state.sawHeaders {
             state.sawHeaders = true
+            if let violation = FramingViolation(connection: connection, kind: .HEADER_KIND) {
+                return answer(violation, connection: connection, state: state, method: method)
+            }
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 let length = UInt64(String(cString: declared)) ?? 0
                 if length > UInt64(configuration.maxBodyBytes) {
-                    return answerTooLarge(connection: connection, state: state, method: method)
+                    // A client waiting for "100 Continue" has sent no body: answer now. One that
+                    // is sending it would meet a reset if the connection closed with its body
+                    // unread, and could lose the answer with it: read and drop the body first,
+                    // unless it is larger than that is worth.
+                    if Self.expectsContinue(connection) || length > UInt64(Self.discardLimit) {
+                        return answerTooLarge(connection: connection, state: state, method: method)
+                    }
+                    state.bodyTooLarge = true
+                    return .YES
                 }
                 // Reserve a little, not what was declared: idle clients must not pin memory.
                 state.body.reserveCapacity(Int(min(length, 64 * 1024)))
@@ -46,6 +59,9 @@ extension HTTPServer {
             return .YES
         }
         if state.responded { return .YES }
+        if let violation = FramingViolation(connection: connection, kind: .FOOTER_KIND) {
+            return answer(violation, connection: connection, state: state, method: method)
+        }
         if state.bodyTooLarge { return answerTooLarge(connection: connection, state: state, method: method) }
 
         let methodName = HTTPMethod(String(cString: method))
@@ -66,10 +82,26 @@ extension HTTPServer {
         return queue(response, connection: connection, state: state, method: methodName.rawValue)
     }
 
+    /// True when the request asks for "100 Continue" before sending its body.
+    ///
+    /// The corresponding C function is `MHD_lookup_connection_value`.
+    private static func expectsContinue(_ connection: OpaquePointer) -> Bool {
+        guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
+        return String(cString: expect).lowercased().contains("100-continue")
+    }
+
     private func answerTooLarge(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>) -> MHD_Result {
         let error = HTTPError(.contentTooLarge, "The request body exceeds the limit of \(configuration.maxBodyBytes) bytes.",
                               headers: ["Connection": "close"])
         return queue(error.response, connection: connection, state: state, method: String(cString: method))
+    }
+
+    /// Answers a request the framing guard refused (at once, so libmicrohttpd reads no body and
+    /// closes the connection after the answer).
+    private func answer(_ violation: FramingViolation, connection: OpaquePointer, state: RequestState,
+                        method: UnsafePointer<CChar>) -> MHD_Result {
+        state.framingViolation = true
+        return queue(violation.error.response, connection: connection, state: state, method: String(cString: method))
     }
 
     /// Hands a response to libmicrohttpd; on failure the connection is closed.
@@ -140,7 +172,8 @@ extension HTTPServer {
             let fraction = micros % 1000
             let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
             let target = state.rawURI.utf8.count <= 200 ? state.rawURI : String(state.rawURI.prefix(200)) + "..."
-            Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms")
+            let note = state.framingViolation ? " (refused by the framing checks)" : ""
+            Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms\(note)")
         }
     }
 }

@@ -28,10 +28,16 @@ public final class HTTPServer: Sendable {
     private let address: BindAddress
     private let daemon = Mutex<Daemon?>(nil)
 
-    /// The running libmicrohttpd daemon.
+    /// The running libmicrohttpd daemon and the guard in front of it.
     struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
         let port: Int
+        let framingGuard: FramingGuard
+    }
+
+    /// The per-address connection cap in force: the configured one, else 256 off loopback.
+    var connectionsPerAddress: Int {
+        configuration.maxConnectionsPerAddress ?? (address.isLoopback ? 0 : 256)
     }
 
     /// Prepares a server; nothing listens until `start`.
@@ -54,10 +60,15 @@ public final class HTTPServer: Sendable {
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let framingGuard = try FramingGuard(configuration: configuration) { [metrics] result in
+            metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
+        }
         let unmanagedSelf = Unmanaged.passRetained(self)
         let pointer = address.storage.withUnsafeBytes { sockaddrBytes -> OpaquePointer? in
             let options: [MHD_OptionItem] = [
                 CMicroHTTPD_option_logger(mhdLogCallback, nil),
+                framingGuard.option,
+                CMicroHTTPD_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(max(0, connectionsPerAddress))),
                 CMicroHTTPD_option_sock_addr(sockaddrBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self)),
                 CMicroHTTPD_option_uint(.THREAD_POOL_SIZE, UInt32(max(1, configuration.threadCount))),
                 CMicroHTTPD_option_uint(.CONNECTION_LIMIT, UInt32(max(16, connectionLimit))),
@@ -74,13 +85,14 @@ public final class HTTPServer: Sendable {
         do {
             let started = try mhdCall("MHD_start_daemon") { pointer }
             let port = Int(CMicroHTTPD_daemon_bind_port(started))
-            daemon.withLock { $0 = Daemon(pointer: started, port: port) }
+            daemon.withLock { $0 = Daemon(pointer: started, port: port, framingGuard: framingGuard) }
         } catch {
             unmanagedSelf.release()
             throw error
         }
         streams.startHeartbeats(interval: configuration.heartbeatInterval)
         hangUps?.start()
+        framingGuard.startSweeping()
     }
 
     /// The port being served (the real one when configured with 0), or 0 before `start`.
@@ -106,6 +118,7 @@ public final class HTTPServer: Sendable {
         }
         streams.closeAll()
         hangUps?.stop()
+        running.framingGuard.stopSweeping()
         MHD_stop_daemon(running.pointer)
         Unmanaged.passUnretained(self).release()
     }

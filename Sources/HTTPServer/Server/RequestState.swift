@@ -7,6 +7,8 @@ final class RequestState {
     var bodyTooLarge = false
     var discarded = 0
     var responded = false
+    /// The framing guard refused this request (its method and target may be stand-ins).
+    var framingViolation = false
 
     init(rawURI: String) { self.rawURI = rawURI }
 }

@@ -20,6 +20,26 @@ public struct ServerConfiguration: Sendable {
     /// zeroes this pool for every request, and idle streams hold it, so smaller is faster and
     /// leaner. Request headers must fit in roughly half of it.
     public var connectionMemoryLimit = 16 * 1024
+    /// Seconds a request head (request line and header fields) may take from its first byte; a
+    /// new connection's first head counts from its acceptance. Slower clients are disconnected.
+    /// 0: no deadline.
+    public var requestHeadTimeout = 0.0
+    /// Seconds a request body gets before `requestBodyMinimumRate` applies: a body must have
+    /// arrived within this time plus one second per `requestBodyMinimumRate` bytes received.
+    public var requestBodyTimeout = 10.0
+    /// Bytes per second a request body must average after `requestBodyTimeout`; slower clients
+    /// are disconnected. 0: no body deadline.
+    public var requestBodyMinimumRate = 0
+    /// Most connections open at once from one client address (more are closed as they arrive);
+    /// 0: no cap. nil: 256 when bound to a non-loopback address, no cap on loopback (where every
+    /// client, a local proxy included, has the same address).
+    public var maxConnectionsPerAddress: Int?
+    /// Largest request head in bytes (request line and header fields; again for the trailers of a
+    /// chunked body); larger ones get 431 (414 for a request line alone). Keep it at most half of
+    /// `connectionMemoryLimit`: libmicrohttpd keeps the head in that memory.
+    public var maxRequestHeadBytes = 8 * 1024
+    /// Most header fields in a request head (and trailer fields); more get 431.
+    public var maxRequestHeaderFields = 64
     /// Streams idle this many seconds get their heartbeat bytes.
     public var heartbeatInterval = 15.0
     /// Origins whose browser code may call this server (CORS, see `CORSPolicy`); none by default.

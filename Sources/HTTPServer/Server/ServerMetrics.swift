@@ -11,6 +11,8 @@ public final class ServerMetrics: Sendable {
     private let counters = Mutex(Counters())
     private let inFlight = Atomic<Int>(0)
     private let streams = Atomic<Int>(0)
+    private let slowHeads = Atomic<Int>(0)
+    private let slowBodies = Atomic<Int>(0)
 
     public init() {}
 
@@ -18,6 +20,11 @@ public final class ServerMetrics: Sendable {
     func requestEnded() { inFlight.subtract(1, ordering: .relaxed) }
     func streamOpened() { streams.add(1, ordering: .relaxed) }
     func streamClosed() { streams.subtract(1, ordering: .relaxed) }
+
+    func slowRequestsClosed(heads: Int, bodies: Int) {
+        slowHeads.add(heads, ordering: .relaxed)
+        slowBodies.add(bodies, ordering: .relaxed)
+    }
 
     func responded(status: Int, nanoseconds: UInt64) {
         counters.withLock {
@@ -55,6 +62,10 @@ public final class ServerMetrics: Sendable {
         # HELP \(prefix)http_requests_in_flight Requests received and not yet finished, open streams included.
         # TYPE \(prefix)http_requests_in_flight gauge
         \(prefix)http_requests_in_flight \(requestsInFlight)
+        # HELP \(prefix)http_slow_requests_closed_total Connections closed because a request head or body missed its deadline.
+        # TYPE \(prefix)http_slow_requests_closed_total counter
+        \(prefix)http_slow_requests_closed_total{part="head"} \(slowHeads.load(ordering: .relaxed))
+        \(prefix)http_slow_requests_closed_total{part="body"} \(slowBodies.load(ordering: .relaxed))
         # HELP \(prefix)open_streams Streaming responses (SSE) currently open.
         # TYPE \(prefix)open_streams gauge
         \(prefix)open_streams \(openStreams)

@@ -14,18 +14,41 @@ enum Conditional {
         WritePrecondition(ifMatch: try tags(request, "If-Match"), ifNoneMatch: try tags(request, "If-None-Match"))
     }
 
-    /// A conditional header's `*` or entity tags (`"7"`, `W/"7"`), nil when absent.
+    /// A conditional header's `*` or entity tags (`"7"`, `W/"7"`), nil when absent or empty.
+    ///
+    /// RFC 9110: `"*" / #entity-tag`, where an entity tag is `[W/]"…"` holding `%x21 / %x23-7E`
+    /// (so a comma may sit inside the quotes), separated by commas and optional spaces.
+    /// - Throws: 400 for anything else (obs-text, bytes past 0x7E, is refused too).
     static func tags(_ request: Request, _ name: String) throws -> WritePrecondition.Tags? {
         guard let header = request.headers[name]?.trimmingSpaces, !header.isEmpty else { return nil }
         if header == "*" { return .any }
-        let tags = header.split(separator: ",").map { String($0).trimmingSpaces }
-        for tag in tags {
-            let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
-            guard opaque.count >= 2, opaque.hasPrefix("\""), opaque.hasSuffix("\""), !opaque.dropFirst().dropLast().contains("\"") else {
-                throw HTTPError(.badRequest, "\(name) must be * or entity tags such as \"7\", not \(header).")
-            }
+        guard let tags = entityTags(header) else {
+            throw HTTPError(.badRequest, "\(name) must be * or entity tags such as \"7\", not \(header).")
         }
         return .tags(tags)
+    }
+
+    /// The entity tags of a comma-separated list, as written (`W/` kept), or nil when malformed.
+    static func entityTags(_ text: String) -> [String]? {
+        let bytes = Array(text.utf8)
+        var tags: [String] = []
+        var index = 0
+        func skipSpaces() { while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 } }
+        while true {
+            skipSpaces()
+            let start = index
+            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "W"), bytes[index + 1] == UInt8(ascii: "/") { index += 2 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            while index < bytes.count, bytes[index] == 0x21 || (0x23...0x7E).contains(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            tags.append(String(decoding: bytes[start..<index], as: UTF8.self))
+            skipSpaces()
+            if index == bytes.count { return tags }
+            guard bytes[index] == UInt8(ascii: ",") else { return nil }
+            index += 1
+        }
     }
 
     /// Whether `If-None-Match` already names `etag` (answer 304).

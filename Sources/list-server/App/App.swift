@@ -16,7 +16,7 @@ struct App {
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
-        let (registry, hub) = try openLists()
+        let (store, registry, hub, follower) = try openLists()
         let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory),
                                     registry: registry, hub: hub)
         Log.info("static files: \(context.assets.root)")
@@ -35,28 +35,35 @@ struct App {
         Log.info("list-server ready at \(server.url)")
         let signal = signals.wait()
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
+        follower.stop()
         hub.stop()
         server.shutdown()
+        store.close()
         Log.info("list-server stopped")
     }
 
-    /// Opens the store, loads every list, links the live hub, and adds the demo lists when
+    /// Opens the store, loads every list into the registry, which hands every committed change
+    /// to the live hub, starts following other instances' commits, and adds the demo lists when
     /// asked and the store is empty.
-    private func openLists() throws -> (ListRegistry, LiveHub) {
+    private func openLists() throws -> (any Store, ListRegistry, LiveHub, StoreFollower) {
         let store: any Store
         let registry: ListRegistry
-        let hub: LiveHub
+        let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
         do {
-            store = try SQLiteStore(path: settings.databasePath)
-            hub = LiveHub(store: store, renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
-            registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.publish($0) })
-            hub.connect(to: registry)
+            store = try StoreLocation.open(settings.databasePath)
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
-            Log.info("cannot open the store \(settings.databasePath): \(error)")
+            Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
             throw ExitCode(1)
         }
+        // A store shared with other instances is compared with the cache every second, so a
+        // notification lost on the way costs latency, never correctness; an SQLite file has no
+        // other writer to follow.
+        let shared = PostgresStore.accepts(settings.databasePath)
+        let follower = StoreFollower(registry: registry, store: store, reconcileSeconds: shared ? 1 : nil)
+        follower.start()
         let lists = registry.all()
-        Log.info("store \(settings.databasePath): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        Log.info("store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
         if settings.demo {
             if lists.isEmpty {
                 try DemoLists.load(into: registry)
@@ -65,7 +72,7 @@ struct App {
                 Log.info("--demo: the store already holds lists, so no demo lists were added")
             }
         }
-        return (registry, hub)
+        return (store, registry, hub, follower)
     }
 }
 

@@ -3,7 +3,7 @@ import HTTPServer
 /// What the command line asked for, after defaults and the environment are applied.
 struct Settings: Sendable {
     var configuration: ServerConfiguration
-    /// SQLite file, or ":memory:".
+    /// SQLite file, ":memory:", or a PostgreSQL URL (`StoreLocation`; it may hold a password).
     var databasePath: String
     /// Bearer token for writes; nil means writes are open (allowed only on loopback).
     var token: String?

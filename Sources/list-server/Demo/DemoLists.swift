@@ -13,10 +13,17 @@ enum DemoLists {
         ]
     }
 
-    /// Creates every demo list.
+    /// Creates every demo list that does not exist yet (several instances sharing one store may
+    /// all start with `--demo`; none overwrites a list another made).
     static func load(into registry: ListRegistry) throws {
         for (id, document) in all {
-            try registry.write(id: id, mayCreate: true) { _ in try document.validated() }
+            do {
+                try registry.write(id: id, precondition: WritePrecondition(ifNoneMatch: .any), mayCreate: true) { _ in
+                    try document.validated()
+                }
+            } catch RegistryError.preconditionFailed {
+                continue
+            }
         }
     }
 

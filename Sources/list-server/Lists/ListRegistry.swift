@@ -3,30 +3,42 @@ import ListModel
 import ListStore
 import Synchronization
 
-/// The lists this server holds: current snapshots in memory, SQLite as the durable truth.
+/// The lists this instance holds: current snapshots in memory, the store as the durable truth
+/// (shared with other instances when it is PostgreSQL).
 ///
-/// Writers to one list are serialised by that list's lock and see each other's results;
-/// writers to different lists proceed in parallel (only the short SQLite commit is shared).
-/// Readers take the current snapshot under a lock held for a pointer copy: they never wait
-/// for a write to be computed. Changes are published under the list's lock, so subscribers
-/// see them in version order.
+/// Writes are optimistic (`ListRegistry+Write.swift`): computed from the cached snapshot and
+/// committed with the version they expect; when another instance committed first, the registry
+/// catches up from the store's change log (`ListRegistry+CatchUp.swift`) and tries again.
+/// Writers to one list are serialised by that list's lock; writers to different lists proceed
+/// in parallel. Readers take the current snapshot under a lock held for a pointer copy: they
+/// never wait for a write to be computed, and never see a version go back.
+///
+/// Every committed change, this instance's and other instances' alike, goes one way: handed to
+/// `publish` under the list's lock, in version order, before the new snapshot is visible to
+/// readers. `publish` must be quick (the live hub queues the change and returns).
 final class ListRegistry: Sendable {
-    /// One list's slot. `writer` is held for a whole write; `current` only to swap snapshots.
-    private final class Entry: Sendable {
+    /// One list's slot. `writer` is held for a whole write or catch-up; `current` only to swap snapshots.
+    final class Entry: Sendable {
         let writer = Mutex<Void>(())
         let current = Mutex<ListSnapshot?>(nil)
-        /// Set once the slot no longer belongs to the registry (deleted, or a failed create).
+        /// Set once the slot no longer belongs to the registry (deleted, or nothing was created in it).
         let removed = Atomic<Bool>(false)
     }
 
     private let entries = Mutex<[String: Entry]>([:])
     /// The version each deleted list was deleted at; a list created again continues from it.
-    private let tombstones = Mutex<[String: Int]>([:])
-    private let store: any Store
+    let tombstones = Mutex<[String: Int]>([:])
+    let store: any Store
     private let maxLists: Int
-    private let publish: @Sendable (ListChange) -> Void
+    let publish: @Sendable (ListChange) -> Void
+    /// How many times one write meets another instance's commit before it gives up (503). Each
+    /// conflict catches the list up, so a write loses again only to a commit made while it was
+    /// being computed; only a list written without pause on several instances comes near this.
+    static let maxConflicts = 64
 
-    /// Loads every stored list; a stored list that no longer decodes stops the start with its id. `publish` is called once per accepted write, in version order per list.
+    /// Loads every stored list and hands each to `publish` (as a change from nothing), so the
+    /// live hub knows them; a stored list that no longer decodes stops the start with its id.
+    /// - Parameter publish: gets every committed change, in version order per list.
     init(store: any Store, maxLists: Int = 10_000, publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
         self.store = store
         self.maxLists = maxLists
@@ -35,6 +47,7 @@ final class ListRegistry: Sendable {
         for stored in try store.loadAll() {
             let entry = Entry()
             let snapshot = try StoredListCoding.snapshot(from: stored)
+            publish(ListChange(id: stored.id, old: nil, new: snapshot, patch: JSONPatch(operations: [])))
             entry.current.withLock { $0 = snapshot }
             loaded[stored.id] = entry
         }
@@ -43,10 +56,19 @@ final class ListRegistry: Sendable {
         tombstones.withLock { $0 = deleted }
     }
 
-    /// The current snapshot of a list, if it exists.
+    /// The current snapshot of a list, if this instance holds it.
     func snapshot(id: String) -> ListSnapshot? {
         guard let entry = entries.withLock({ $0[id] }) else { return nil }
         return entry.current.withLock { $0 }
+    }
+
+    /// The current snapshot of a list; one this instance does not hold yet (created on another
+    /// instance a moment ago) is looked up in the store. Nil when there is none, or when the
+    /// store cannot be asked (reads serve what the instance holds).
+    func find(id: String) -> ListSnapshot? {
+        if let snapshot = snapshot(id: id) { return snapshot }
+        try? catchUp(id: id)
+        return snapshot(id: id)
     }
 
     /// Every list's current snapshot, ordered by id.
@@ -55,68 +77,53 @@ final class ListRegistry: Sendable {
         return all.compactMap { entry in entry.current.withLock { $0 } }.sorted { $0.id < $1.id }
     }
 
-    /// Applies one write. `edit` gets the current document (nil when the list does not exist
-    /// and `mayCreate` is true) and returns the new one, or throws to refuse: then nothing changes.
-    /// The patch for subscribers and the store's rows come from a diff of the whole list.
-    /// - Parameter precondition: the client's `If-Match` / `If-None-Match`.
-    @discardableResult
-    func write(id: String, precondition: WritePrecondition = .none, mayCreate: Bool = false,
-               _ edit: (ListDocument?) throws -> ListDocument) throws -> ListSnapshot {
-        try apply(id: id, precondition: precondition, mayCreate: mayCreate) { old in
-            let document = try edit(old?.document)
-            guard let old else {
-                return (IndexedList(document: document), JSONPatch(operations: [.replace(path: .root, value: document.json)]), nil)
-            }
-            return (old.list.updated(to: document), JSONPatch(from: old.document, to: document), nil)
+    /// The version of every list held, for comparing with the store's.
+    func versions() -> [String: Int] {
+        let all = entries.withLock { $0 }
+        var versions: [String: Int] = [:]
+        for (id, entry) in all {
+            if let version = entry.current.withLock({ $0?.version }) { versions[id] = version }
+        }
+        return versions
+    }
+
+    /// Throws unless the store can still commit (the health check).
+    func checkStoreWritable() throws { try store.checkWritable() }
+
+    /// The entry for `id`, making an empty slot when there is none. A slot made for a write
+    /// that may create the list counts against `maxLists`; one made to look for a list in the
+    /// store does not (a list that exists is served whatever the limit).
+    func slot(for id: String, creating: Bool) throws -> Entry {
+        try entries.withLock { entries in
+            if let entry = entries[id] { return entry }
+            if creating, entries.count >= maxLists { throw RegistryError.tooManyLists(limit: maxLists) }
+            let entry = Entry()
+            entries[id] = entry
+            return entry
         }
     }
 
-    /// Applies a keyed row edit of an existing list: `edit` gets the current list and returns
-    /// the edit it made, patch included, or throws to refuse. No diff is computed and the store
-    /// writes only the rows the edit names, so the cost does not grow with the list.
-    @discardableResult
-    func writeRows(id: String, precondition: WritePrecondition = .none,
-                   _ edit: (IndexedList) throws -> IndexedRowEdit) throws -> ListSnapshot {
-        try apply(id: id, precondition: precondition, mayCreate: false) { old in
-            let made = try edit(old!.list)
-            return (made.list, made.patch, made)
+    /// Takes a slot out of the registry; writers waiting on it start over.
+    func retire(_ entry: Entry, id: String) {
+        entry.removed.store(true, ordering: .releasing)
+        entries.withLock { entries in
+            if entries[id] === entry { entries[id] = nil }
         }
     }
 
-    /// The write both kinds share: locks, precondition, version, store commit, publication.
-    /// `compute` returns the new list, the patch from the old one, and for a row edit the edit.
-    private func apply(
-        id: String, precondition: WritePrecondition, mayCreate: Bool,
-        _ compute: (ListSnapshot?) throws -> (list: IndexedList, patch: JSONPatch, rows: IndexedRowEdit?)
-    ) throws -> ListSnapshot {
-        while true {
-            let entry = try slot(for: id, mayCreate: mayCreate)
-            let result: ListSnapshot? = try entry.writer.withLock { _ in
-                if entry.removed.load(ordering: .acquiring) { return nil }
-                let old = entry.current.withLock { $0 }
-                do {
-                    guard old != nil || mayCreate else { throw RegistryError.notFound(id: id) }
-                    if let failure = precondition.failure(version: old?.version) {
-                        throw RegistryError.preconditionFailed(failure)
-                    }
-                    let (list, patch, rows) = try compute(old)
-                    let base = old?.version ?? tombstones.withLock { $0[id] } ?? 0
-                    let new = ListSnapshot(id: id, version: base + 1, list: list)
-                    let write = rows.map { StoredListCoding.write(to: new, rowEdit: $0) }
-                        ?? StoredListCoding.write(from: old, to: new, patch: patch)
-                    try store.commit(write)
-                    if old == nil { tombstones.withLock { _ = $0.removeValue(forKey: id) } }
-                    entry.current.withLock { $0 = new }
-                    publish(ListChange(id: id, old: old, new: new, patch: patch))
-                    if let old { Self.releaseLater(old) }
-                    return new
-                } catch {
-                    if old == nil { retire(entry, id: id) }
-                    throw error
-                }
-            }
-            if let result { return result }
+    /// Makes a committed change current: hands it to `publish`, then lets readers see it.
+    /// Called under the entry's writer lock. A deletion retires the slot.
+    func accept(_ change: ListChange, into entry: Entry, deletedAt: Int? = nil) {
+        publish(change)
+        if let new = change.new {
+            if change.old == nil { tombstones.withLock { _ = $0.removeValue(forKey: change.id) } }
+            entry.current.withLock { $0 = new }
+        } else {
+            tombstones.withLock { $0[change.id] = max($0[change.id] ?? 0, deletedAt ?? 0) }
+            entry.current.withLock { $0 = nil }
+            retire(entry, id: change.id)
         }
+        if let old = change.old { Self.releaseLater(old) }
     }
 
     /// Lets go of a replaced snapshot on a background queue: freeing a large list's arrays
@@ -139,49 +146,4 @@ final class ListRegistry: Sendable {
     private static let releaseQueue = DispatchQueue(label: "list-server.release", qos: .utility)
     private static let pendingReleases = Atomic<Int>(0)
     private static let maxPendingReleases = 8
-
-    /// Deletes a list. Returns the last snapshot it had.
-    @discardableResult
-    func delete(id: String, precondition: WritePrecondition = .none) throws -> ListSnapshot {
-        while true {
-            guard let entry = entries.withLock({ $0[id] }) else { throw RegistryError.notFound(id: id) }
-            let result: ListSnapshot? = try entry.writer.withLock { _ in
-                if entry.removed.load(ordering: .acquiring) { return nil }
-                guard let old = entry.current.withLock({ $0 }) else { throw RegistryError.notFound(id: id) }
-                if let failure = precondition.failure(version: old.version) {
-                    throw RegistryError.preconditionFailed(failure)
-                }
-                try store.delete(id: id, version: old.version + 1)
-                tombstones.withLock { $0[id] = old.version + 1 }
-                entry.current.withLock { $0 = nil }
-                retire(entry, id: id)
-                publish(ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])))
-                return old
-            }
-            if let result { return result }
-        }
-    }
-
-    /// Throws unless the store can still commit (the health check).
-    func checkStoreWritable() throws { try store.checkWritable() }
-
-    /// The entry for `id`, creating an empty slot when allowed and there is room.
-    private func slot(for id: String, mayCreate: Bool) throws -> Entry {
-        try entries.withLock { entries in
-            if let entry = entries[id] { return entry }
-            guard mayCreate else { throw RegistryError.notFound(id: id) }
-            guard entries.count < maxLists else { throw RegistryError.tooManyLists(limit: maxLists) }
-            let entry = Entry()
-            entries[id] = entry
-            return entry
-        }
-    }
-
-    /// Takes a slot out of the registry; writers waiting on it start over.
-    private func retire(_ entry: Entry, id: String) {
-        entry.removed.store(true, ordering: .releasing)
-        entries.withLock { entries in
-            if entries[id] === entry { entries[id] = nil }
-        }
-    }
 }

@@ -15,13 +15,24 @@ struct ListSnapshot: Sendable {
     var documentJSON: [UInt8] { cache.documentJSON { document.json.serialized() } }
 }
 
-/// What one accepted write did, published to subscribers in version order.
+/// One committed change of a list (this instance's write, or another instance's read back from
+/// the store), handed on in version order: the registry's cache, then the live hub.
 struct ListChange: Sendable {
     let id: String
-    /// The list before the write; nil when the write created it.
+    /// The list before the change; nil when the change created it (or the instance first saw it).
     let old: ListSnapshot?
-    /// The list after the write; nil when the write deleted it.
+    /// The list after the change; nil when the change deleted it.
     let new: ListSnapshot?
-    /// The `view=json` patch from `old` to `new` (empty for a deletion).
+    /// The `view=json` patch from `old` to `new`; empty for a deletion, and not used when `old`
+    /// is nil (subscribers then get the whole document).
     let patch: JSONPatch
+
+    /// This update followed by `next` as one change (their patches one after the other), or nil
+    /// unless both are updates and `next` starts where this one ends.
+    func merged(with next: ListChange) -> ListChange? {
+        guard let old, let new, let nextOld = next.old, let nextNew = next.new, nextOld.version == new.version else {
+            return nil
+        }
+        return ListChange(id: id, old: old, new: nextNew, patch: JSONPatch(operations: patch.operations + next.patch.operations))
+    }
 }

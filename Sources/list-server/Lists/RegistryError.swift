@@ -6,4 +6,7 @@ enum RegistryError: Error, Equatable {
     case preconditionFailed(String)
     /// Creating the list would pass the server's limit (HTTP 507).
     case tooManyLists(limit: Int)
+    /// Other instances kept committing to the list first, `ListRegistry.maxConflicts` times
+    /// (HTTP 503 with `Retry-After`).
+    case contended(id: String)
 }

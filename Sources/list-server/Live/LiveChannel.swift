@@ -4,7 +4,11 @@ import Synchronization
 
 /// One watched list: the version its subscribers are at, who they are, and what the hub keeps
 /// to serve them. Everything in `state` is guarded by the channel's own lock, so work for one
-/// list never waits for another list's (docs/LIVE.md, "Locking").
+/// list never waits for another list's (docs/LIVE.md, "Locking and cost").
+///
+/// Committed changes arrive in `inbox` (a leaf lock, so the registry's writer never waits for
+/// fan-out) and are published under `state`'s lock by whoever takes it next: the hub's drain,
+/// a new subscriber, `…/more` or the sweeper (`LiveHub.publishPending`).
 final class LiveChannel: Sendable {
     struct State {
         var current: ListSnapshot
@@ -38,13 +42,52 @@ final class LiveChannel: Sendable {
         let patchToNext: JSONPatch?
     }
 
+    /// Changes received but not yet published, oldest first.
+    struct Inbox {
+        var changes: [ListChange] = []
+        /// Set while a drain is scheduled, so each burst of writes schedules one.
+        var drainScheduled = false
+    }
+
     let listID: String
     let state: Mutex<State>
+    let inbox = Mutex(Inbox())
     /// Rendered rows, reused across versions (it has its own lock: resets render outside `state`'s).
     let rowMarkup = RowMarkupCache()
 
     init(listID: String, current: ListSnapshot) {
         self.listID = listID
         state = Mutex(State(current: current))
+    }
+}
+
+extension LiveChannel {
+    /// Queues a committed change for publication. Beyond `limit` waiting changes (writes
+    /// outpacing fan-out), an update is merged into the last one (one event for several
+    /// versions, as API.md allows), so waiting snapshots cannot pile up in memory.
+    /// - Returns: true when the caller must schedule a drain (none is scheduled yet).
+    func post(_ change: ListChange, mergingBeyond limit: Int) -> Bool {
+        inbox.withLock { inbox in
+            if inbox.changes.count >= limit, let merged = inbox.changes.last?.merged(with: change) {
+                inbox.changes[inbox.changes.count - 1] = merged
+            } else {
+                inbox.changes.append(change)
+            }
+            if inbox.drainScheduled { return false }
+            inbox.drainScheduled = true
+            return true
+        }
+    }
+
+    /// Takes every waiting change; when there are none, marks the drain as done.
+    func takePending() -> [ListChange] {
+        inbox.withLock { inbox in
+            if inbox.changes.isEmpty {
+                inbox.drainScheduled = false
+                return []
+            }
+            defer { inbox.changes = [] }
+            return inbox.changes
+        }
     }
 }

@@ -1,5 +1,6 @@
 import HTTPServer
 import ListModel
+import ListStore
 
 extension LiveHub {
     /// Where a new subscriber starts: read from its channel under the channel's lock, then
@@ -12,6 +13,31 @@ extension LiveHub {
         let window: LiveWindow
         /// The channel's view of `window` at `current`, when it has one.
         let view: LiveView?
+        /// For a `view=json` resume: the patches from the client's version to `current`, from
+        /// the change log the request brought (and the channel's newer ones); nil: a reset.
+        let resume: [ResumeStep]?
+    }
+
+    /// One patch of a `view=json` resume.
+    enum ResumeStep {
+        /// From the store's change log.
+        case logged(StoredChange)
+        /// Kept by the channel: the patch to `version` from the version before.
+        case kept(JSONPatch, version: Int)
+
+        var version: Int {
+            switch self {
+            case .logged(let change): return change.version
+            case .kept(_, let version): return version
+            }
+        }
+
+        var event: [UInt8] {
+            switch self {
+            case .logged(let change): return ServerSentEvent.patch(serialized: change.patch, version: change.version)
+            case .kept(let patch, let version): return ServerSentEvent.patch(patch, version: version)
+            }
+        }
     }
 
     /// A new subscriber's first events, made for one version of its list.
@@ -33,12 +59,42 @@ extension LiveHub {
         case .until(let cursor): window = .through(cursor)
         }
         return StartingPoint(current: current, base: base, window: window,
-                             view: request.view == .html ? state.views[window] : nil)
+                             view: request.view == .html ? state.views[window] : nil,
+                             resume: request.view == .json ? jsonResume(of: request, state: state) : nil)
+    }
+
+    /// The patches that take a `view=json` client at `since` to the channel's current version:
+    /// the logged ones the request brought, followed by the channel's own from where the log
+    /// ends (writes after the log was read); nil when they do not reach (a reset then).
+    private func jsonResume(of request: SubscribeRequest, state: LiveChannel.State) -> [ResumeStep]? {
+        guard let since = request.since, since < state.current.version else { return nil }
+        var steps: [ResumeStep] = []
+        for change in request.logged ?? [] where change.version > since && change.version <= state.current.version {
+            guard change.version == (steps.last?.version ?? since) + 1 else { return nil }
+            steps.append(.logged(change))
+        }
+        guard let reached = steps.last?.version else { return nil }
+        if reached == state.current.version { return steps }
+        guard let index = state.recent.firstIndex(where: { $0.snapshot.version == reached }),
+              let kept = keptSteps(from: index, state: state) else { return nil }
+        return steps + kept
+    }
+
+    /// The channel's patches from `recent[index]` to its current version, nil when one is missing
+    /// (a list created again in between).
+    func keptSteps(from index: Int, state: LiveChannel.State) -> [ResumeStep]? {
+        var steps: [ResumeStep] = []
+        for position in index..<state.recent.count {
+            guard let patch = state.recent[position].patchToNext else { return nil }
+            let next = position + 1 < state.recent.count ? state.recent[position + 1].snapshot.version : state.current.version
+            steps.append(.kept(patch, version: next))
+        }
+        return steps
     }
 
     /// The reset, or the patches that bring a client at `since` to `start.current`. The costly
-    /// part of subscribing (serializing a document, rendering a window, reading the store's
-    /// change log), so `attach` runs it outside the channel's lock when it can.
+    /// part of subscribing (serializing a document, rendering a window, encoding patches), so
+    /// `attach` runs it outside the channel's lock when it can.
     func firstEvents(for request: SubscribeRequest, subscription id: String, from start: StartingPoint,
                      rowMarkup: RowMarkupCache) -> FirstEvents {
         let current = start.current
@@ -46,10 +102,8 @@ extension LiveHub {
         if let since = request.since, since == current.version { return first }
         switch request.view {
         case .json:
-            if let since = request.since, since < current.version,
-               let changes = storedChanges(of: request.listID, after: since)?.filter({ $0.version <= current.version }),
-               changes.first?.version == since + 1, changes.last?.version == current.version {
-                first.events = changes.map { ServerSentEvent.patch(serialized: $0.patch, version: $0.version) }
+            if let resume = start.resume {
+                first.events = resume.map(\.event)
             } else {
                 first.events = [ServerSentEvent.reset(version: current.version, subscription: id,
                                                       serializedDocument: current.documentJSON)]

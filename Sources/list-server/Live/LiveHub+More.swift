@@ -12,6 +12,7 @@ extension LiveHub {
             throw unknown
         }
         return try channel.state.withLock { state in
+            publishPending(on: channel, state: &state)
             guard let subscriber = state.subscribers[id] else { throw unknown }
             guard subscriber.view == .html else {
                 throw HTTPError(.conflict, "Only view=html subscriptions have a window to extend.")

@@ -3,57 +3,64 @@ import HTTPServer
 import ListModel
 
 extension LiveHub {
-    /// Sends one accepted write to the list's subscribers. Called by the registry under the
-    /// list's write lock, so changes arrive here in version order. Holds the list's channel
-    /// lock (not the directory's) while it renders and diffs, so other lists go on meanwhile.
-    func publish(_ change: ListChange) {
-        guard let channel = directory.withLock({ $0.channels[change.id] }) else { return }
-        channel.state.withLock { state in
-            guard !state.closed else { return }  // left the hub meanwhile; a new one starts at the registry's snapshot
-            guard let new = change.new else {
-                // A list created again under this id may have reached the hub first (its writes
-                // hold the new list's lock, not the deleted one's): its streams go on.
-                if let old = change.old, old.version < state.current.version { return }
-                close(channel, deletedAt: (change.old?.version ?? state.current.version) + 1, state: &state)
-                return
-            }
-            let old = state.current
-            guard new.version > old.version else { return }  // a subscriber already started from it
-            var jsonEvent: [UInt8]?
-            var htmlEvents: [LiveWindow: [UInt8]] = [:]
-            var newViews: [LiveWindow: LiveView] = [:]
-            for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
-                guard subscriber.version == old.version, subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes else {
-                    markStale(subscriber)
-                    continue
-                }
-                let event: [UInt8]
-                switch subscriber.view {
-                case .json:
-                    if jsonEvent == nil { jsonEvent = ServerSentEvent.patch(change.patch, version: new.version) }
-                    event = jsonEvent!
-                case .html:
-                    if let shared = htmlEvents[subscriber.window] {
-                        event = shared
-                    } else {
-                        let before = state.currentView(subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
-                        let after = LiveView(snapshot: new, window: subscriber.window, renderer: renderer,
-                                             rowMarkup: channel.rowMarkup)
-                        event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
-                        htmlEvents[subscriber.window] = event
-                        newViews[subscriber.window] = after
-                    }
-                }
-                subscriber.stream.write(event)
-                subscriber.version = new.version
-            }
-            state.recent.append(LiveChannel.PastVersion(
-                snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
-            if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
-            state.current = new
-            state.views = newViews
-            channel.rowMarkup.forgetDeletedRows(keepingRowsOf: new.list)
+    /// Sends one committed change to the list's subscribers. Called under the channel's lock
+    /// (by `publishPending`), so changes go out in the order received: version order. Other
+    /// lists go on meanwhile.
+    func publish(_ change: ListChange, on channel: LiveChannel, state: inout LiveChannel.State) {
+        guard !state.closed else { return }  // left the hub meanwhile; a new one starts at the newest snapshot
+        guard let new = change.new else {
+            // A list created again under this id may have reached the channel first: its
+            // streams go on.
+            if let old = change.old, old.version < state.current.version { return }
+            close(channel, deletedAt: (change.old?.version ?? state.current.version) + 1, state: &state)
+            return
         }
+        let old = state.current
+        guard new.version > old.version else { return }  // a subscriber already started from it
+        var jsonEvent: [UInt8]?
+        var htmlEvents: [LiveWindow: [UInt8]] = [:]
+        var newViews: [LiveWindow: LiveView] = [:]
+        for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
+            guard subscriber.version == old.version, subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes else {
+                markStale(subscriber)
+                continue
+            }
+            let event: [UInt8]
+            switch subscriber.view {
+            case .json:
+                if jsonEvent == nil { jsonEvent = Self.jsonEvent(for: change, from: old, to: new) }
+                event = jsonEvent!
+            case .html:
+                if let shared = htmlEvents[subscriber.window] {
+                    event = shared
+                } else {
+                    let before = state.currentView(subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
+                    let after = LiveView(snapshot: new, window: subscriber.window, renderer: renderer,
+                                         rowMarkup: channel.rowMarkup)
+                    event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
+                    htmlEvents[subscriber.window] = event
+                    newViews[subscriber.window] = after
+                }
+            }
+            subscriber.stream.write(event)
+            subscriber.version = new.version
+        }
+        state.recent.append(LiveChannel.PastVersion(
+            snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
+        if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
+        state.current = new
+        state.views = newViews
+        channel.rowMarkup.forgetDeletedRows(keepingRowsOf: new.list)
+    }
+
+    /// The `view=json` event taking a subscriber at `old` to `new`: the change's patch, or the
+    /// whole document when the change did not start from `old` (a list created again).
+    static func jsonEvent(for change: ListChange, from old: ListSnapshot, to new: ListSnapshot) -> [UInt8] {
+        if change.old?.version == old.version { return ServerSentEvent.patch(change.patch, version: new.version) }
+        var data = Array(#"[{"op":"replace","path":"","value":"#.utf8)
+        data += new.documentJSON
+        data += Array("}]".utf8)
+        return ServerSentEvent.patch(serialized: data, version: new.version)
     }
 
     /// The list is gone: every subscriber gets `event: deleted`, its stream ends, and the

@@ -1,5 +1,6 @@
 import HTTPServer
 import ListModel
+import ListStore
 
 extension LiveHub {
     /// What a `/events` request asked for.
@@ -14,6 +15,9 @@ extension LiveHub {
         let window: WindowSpec
         /// The version the client already has (`since` or `Last-Event-ID`).
         let since: Int?
+        /// For a `view=json` resume: the store's change log after `since`, read by the caller
+        /// (the hub never reads the store); nil when it was not read or no longer reaches back.
+        var logged: [StoredChange]? = nil
     }
 
     /// Registers a stream and writes its first events: the subscription id, then a `reset`, or
@@ -45,11 +49,13 @@ extension LiveHub {
                 return
             }
             guard let start = channel.state.withLock({ state in
-                state.closed ? nil : startingPoint(of: request, state: state)
+                publishPending(on: channel, state: &state)
+                return state.closed ? nil : startingPoint(of: request, state: state)
             }) else { continue }
             let prepared = firstEvents(for: request, subscription: id, from: start, rowMarkup: channel.rowMarkup)
             beforeRegistering()
             let registered = channel.state.withLock { state -> Bool in
+                publishPending(on: channel, state: &state)
                 guard !state.closed else { return false }  // deleted or idle meanwhile: start over
                 let events = prepared.version == state.current.version
                     ? prepared
@@ -77,11 +83,8 @@ extension LiveHub {
         var caughtUp = FirstEvents(version: state.current.version, window: prepared.window, events: prepared.events)
         switch view {
         case .json:
-            for index in start..<state.recent.count {
-                guard let patch = state.recent[index].patchToNext else { return nil }
-                let next = index + 1 < state.recent.count ? state.recent[index + 1].snapshot.version : state.current.version
-                caughtUp.events.append(ServerSentEvent.patch(patch, version: next))
-            }
+            guard let steps = keptSteps(from: start, state: state) else { return nil }
+            caughtUp.events += steps.map(\.event)
         case .html:
             guard let before = prepared.view else { return nil }
             let after = state.currentView(prepared.window, renderer: renderer, rowMarkup: rowMarkup)

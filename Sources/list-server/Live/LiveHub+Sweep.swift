@@ -23,6 +23,7 @@ extension LiveHub {
             }
             beforeWritingResets()
             channel.state.withLock { state in
+                publishPending(on: channel, state: &state)
                 guard !state.closed else { return }
                 for (entry, reset) in zip(drained, resets) {
                     let subscriber = entry.subscriber
@@ -46,6 +47,7 @@ extension LiveHub {
     private func sweepIdleOrTimedOut(_ channel: LiveChannel, anyStale: Bool) -> (ListSnapshot, [DrainedSubscriber])? {
         let idleLimit = UInt64(limits.idleChannelSeconds * 1e9)
         return channel.state.withLock { state in
+            publishPending(on: channel, state: &state)
             guard !state.closed else { return nil }
             let now = monotonicNow()
             if state.subscribers.isEmpty, let idleSince = state.idleSince, now - idleSince > idleLimit {

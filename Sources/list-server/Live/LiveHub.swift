@@ -5,21 +5,26 @@ import ListModel
 import ListStore
 import Synchronization
 
-/// Fans every accepted write out to the `/events` subscribers of its list.
+/// Fans every committed change out to the `/events` subscribers of its list.
 ///
-/// Per write: the `view=json` event is encoded once and shared by every JSON subscriber; the
+/// Changes flow one way: the registry hands each committed change (its own writes and other
+/// instances' read back from the store) to `receive`, in version order per list, and goes on;
+/// the hub publishes them off the writer's thread. The hub never calls the registry or the
+/// store: it keeps the newest snapshot of every list it was told about, and a resuming
+/// `view=json` subscriber brings the change log it needs in its request.
+///
+/// Per change: the `view=json` event is encoded once and shared by every JSON subscriber; the
 /// `view=html` patch is computed once per distinct window and shared by the subscribers of
 /// that window. A subscriber whose stream holds more than `maxBufferedBytes` unsent is
 /// marked stale instead of being written to; the sweeper sends it a `reset` once it has
 /// drained, or disconnects it after `staleTimeout`. Writers and other subscribers never wait
 /// for a slow one.
 ///
-/// Locks, always taken in this order (never the other way round): the registry's write lock of
-/// a list (held around `publish`), then that list's `LiveChannel.state`, then `directory`. The
-/// directory lock is held only for map look-ups and counters; the stream, row-markup and
-/// snapshot-cache locks are leaves, and so are the registry's snapshot locks, read under the
-/// directory lock (so `publish` must not be called under them). A new subscriber's reset bytes
-/// and store reads are made under no lock (docs/LIVE.md, "Locking and cost").
+/// Locks, always taken in this order (never the other way round): a list's `LiveChannel.state`,
+/// then `directory`. The registry's write lock of a list (held around `receive`) comes before
+/// `directory` and a channel's `inbox`, never before `state`. The directory lock is held only
+/// for map look-ups and counters; the inbox, stream, row-markup and snapshot-cache locks are
+/// leaves. A new subscriber's reset bytes are made under no lock (docs/LIVE.md, "Locking and cost").
 final class LiveHub: Sendable {
     struct Limits: Sendable {
         var maxSubscribers = 20_000
@@ -29,10 +34,14 @@ final class LiveHub: Sendable {
         var recentVersions = 32
         /// How long a list's channel (and its recent versions) outlives its last subscriber.
         var idleChannelSeconds = 60.0
+        /// Changes waiting for publication per list beyond which updates are merged into one event.
+        var maxPendingChanges = 16
     }
 
     /// Which lists are watched, which channel each subscription is on, and the counters.
     struct Directory {
+        /// The newest snapshot of every list the hub was told about; channels open at it.
+        var lists: [String: ListSnapshot] = [:]
         var channels: [String: LiveChannel] = [:]
         /// Subscription id → its channel.
         var channelOfSubscription: [String: LiveChannel] = [:]
@@ -45,45 +54,28 @@ final class LiveHub: Sendable {
     let directory = Mutex(Directory())
     let limits: Limits
     let renderer: HTMLRenderer
-    private let registryLink = Mutex<ListRegistry?>(nil)
-    private let store: any Store
     private let running = Atomic<Bool>(true)
+    /// Where changes are published, off the writers' threads (one list's changes are never
+    /// published by two threads at once: they take its channel's lock).
+    let publisher = DispatchQueue(label: "list-server.publish", qos: .userInitiated, attributes: .concurrent)
 
-    init(store: any Store, renderer: HTMLRenderer, limits: Limits = Limits()) {
-        self.store = store
+    init(renderer: HTMLRenderer, limits: Limits = Limits()) {
         self.renderer = renderer
         self.limits = limits
-    }
-
-    /// Completes the two-way link: the registry publishes to the hub, the hub reads snapshots.
-    func connect(to registry: ListRegistry) {
-        registryLink.withLock { $0 = registry }
-    }
-
-    /// The current snapshot of a list, read under the directory lock by `channel(for:)` so
-    /// that no publish can slip between reading it and opening the channel.
-    func registrySnapshot(_ id: String) -> ListSnapshot? {
-        registryLink.withLock { $0 }?.snapshot(id: id)
-    }
-
-    /// The change log of the store, for resuming `view=json` streams.
-    func storedChanges(of id: String, after version: Int) -> [StoredChange]? {
-        try? store.changes(of: id, after: version)
     }
 
     /// How many streams are open (or being opened).
     var subscriberCount: Int { directory.withLock { $0.subscriberCount } }
 
-    /// The open channel of a list, opened at the registry's snapshot when there is none; nil
-    /// when the list does not exist.
+    /// The open channel of a list, opened at the newest snapshot received when there is none;
+    /// nil when the list does not exist.
     ///
-    /// The registry sets a list's snapshot before it publishes the write, and a publish looks
-    /// the channel up under this same lock: a channel opened at version V therefore gets every
-    /// publish after V, and the publish of V itself finds it already at V and is skipped.
+    /// `receive` records a list's newest snapshot and finds its channel under this same lock:
+    /// a channel opened at version V therefore gets every change after V, and none before.
     func channel(for listID: String) -> LiveChannel? {
         directory.withLock { directory in
             if let channel = directory.channels[listID] { return channel }
-            guard let snapshot = registrySnapshot(listID) else { return nil }
+            guard let snapshot = directory.lists[listID] else { return nil }
             let channel = LiveChannel(listID: listID, current: snapshot)
             directory.channels[listID] = channel
             return channel

@@ -14,9 +14,21 @@ enum EventRoutes {
 
     static func events(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
-        let subscribe = try subscribeRequest(request, listID: id)
-        guard context.registry.snapshot(id: id) != nil else {
+        var subscribe = try subscribeRequest(request, listID: id)
+        guard var snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
+        }
+        if let since = subscribe.since, since > snapshot.version {
+            // The client saw a newer version (on another instance): catch up first, so that the
+            // stream never takes it back.
+            try APIError.mapping { try context.registry.catchUp(id: id) }
+            guard let caughtUp = context.registry.snapshot(id: id) else {
+                throw HTTPError(.notFound, "There is no list \"\(id)\".")
+            }
+            snapshot = caughtUp
+        }
+        if subscribe.view == .json, let since = subscribe.since, since < snapshot.version {
+            subscribe.logged = context.registry.changeLog(of: id, after: since)
         }
         guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
             throw HTTPError(.serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
@@ -27,7 +39,7 @@ enum EventRoutes {
             "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no",
         ]
-        return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
+        return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
             context.hub.attach(subscribe, to: stream)
         }
     }

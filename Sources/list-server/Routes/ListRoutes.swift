@@ -48,10 +48,11 @@ enum ListRoutes {
     /// `GET /lists/{id}`: the document for `Accept: application/json`, else the HTML page.
     static func get(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
-        guard let snapshot = context.registry.snapshot(id: id) else {
+        guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         if Negotiation.explicitlyWantsJSON(request) {
+            _ = try PageQuery(request)  // the page's limit and after are checked for JSON too (openapi.json says so)
             let etag = Conditional.etag(snapshot.version)
             if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
             return Response(prepared: try snapshot.cache.documentAnswer {

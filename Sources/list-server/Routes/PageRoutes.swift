@@ -39,7 +39,7 @@ enum PageRoutes {
     static func rows(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
         let query = try PageQuery(request)
-        guard let snapshot = context.registry.snapshot(id: id) else {
+        guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         let html = Negotiation.prefersHTML(request)

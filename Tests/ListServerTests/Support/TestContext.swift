@@ -11,9 +11,8 @@ extension ServerContext {
         settings.maxLists = maxLists
         settings.maxRows = maxRows
         let store = try SQLiteStore(path: ":memory:")
-        let hub = LiveHub(store: store, renderer: HTMLRenderer())
-        let registry = try ListRegistry(store: store, maxLists: maxLists, publish: { hub.publish($0) })
-        hub.connect(to: registry)
+        let hub = LiveHub(renderer: HTMLRenderer())
+        let registry = try ListRegistry(store: store, maxLists: maxLists, publish: { hub.receive($0) })
         return ServerContext(settings: settings, assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
                              registry: registry, hub: hub)
     }

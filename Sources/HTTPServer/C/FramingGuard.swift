@@ -1,0 +1,80 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// One daemon's framing guard (the C side is in `CMicroHTTPD/framing_*.c`): strict request
+/// framing below libmicrohttpd's parser, and the deadlines that cut slow clients.
+///
+/// Create it before the daemon (its option goes into the daemon's options), start the sweeper
+/// after, stop it before stopping the daemon; the guard is freed when this object is.
+final class FramingGuard: Sendable {
+    private struct Pointer: @unchecked Sendable { let raw: OpaquePointer }
+
+    private let pointer: Pointer
+    private let stopped = Atomic<Bool>(false)
+    private let onSweep: @Sendable (CMicroHTTPD_SweepResult) -> Void
+
+    /// - Parameter onSweep: called with each sweep's result that closed any connection.
+    /// - Throws: `MHDError` when the guard's table cannot be allocated.
+    ///
+    /// The corresponding C function is `CMicroHTTPD_guard_create`.
+    init(configuration: ServerConfiguration, onSweep: @escaping @Sendable (CMicroHTTPD_SweepResult) -> Void) throws {
+        let limits = CMicroHTTPD_GuardLimits(
+            max_head_bytes: UInt32(max(1024, configuration.maxRequestHeadBytes)),
+            max_fields: UInt32(max(8, configuration.maxRequestHeaderFields)),
+            head_timeout_ns: Self.nanoseconds(configuration.requestHeadTimeout),
+            body_grace_ns: Self.nanoseconds(configuration.requestBodyTimeout),
+            body_min_rate: UInt64(max(0, configuration.requestBodyMinimumRate)))
+        pointer = Pointer(raw: try mhdCall("CMicroHTTPD_guard_create") { CMicroHTTPD_guard_create(limits) })
+        self.onSweep = onSweep
+    }
+
+    deinit { CMicroHTTPD_guard_destroy(pointer.raw) }
+
+    /// The daemon option that puts this guard in front of every connection.
+    var option: MHD_OptionItem { CMicroHTTPD_option_guard(pointer.raw) }
+
+    /// Starts the thread that closes connections past their deadlines, four times a second.
+    ///
+    /// The corresponding C function is `CMicroHTTPD_guard_sweep`.
+    func startSweeping() {
+        let thread = Thread { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                usleep(250_000)
+                let result = CMicroHTTPD_guard_sweep(pointer.raw)
+                if result.slow_heads + result.slow_bodies > 0 { onSweep(result) }
+            }
+        }
+        thread.name = "deadlines"
+        thread.start()
+    }
+
+    /// Ends the sweeping thread within a quarter of a second.
+    func stopSweeping() { stopped.store(true, ordering: .relaxed) }
+
+    private static func nanoseconds(_ seconds: Double) -> UInt64 {
+        seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : 0
+    }
+}
+
+/// A request the framing guard refused: the code its marker field carries.
+struct FramingViolation {
+    let code: UInt32
+
+    /// The violation marked on this connection's current request (in its head, or in the
+    /// trailers of its chunked body), if any.
+    ///
+    /// The corresponding C function is `MHD_lookup_connection_value`.
+    init?(connection: OpaquePointer, kind: MHD_ValueKind) {
+        guard let value = MHD_lookup_connection_value(connection, kind, CMicroHTTPD_VIOLATION_FIELD),
+              let code = UInt32(String(cString: value)) else { return nil }
+        self.code = code
+    }
+
+    /// The problem+json answer; the connection is closed after it.
+    var error: HTTPError {
+        HTTPError(HTTPStatus(Int(CMicroHTTPD_violation_status(code))),
+                  String(cString: CMicroHTTPD_violation_detail(code)),
+                  headers: ["Connection": "close"])
+    }
+}

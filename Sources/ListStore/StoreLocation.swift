@@ -1,0 +1,15 @@
+/// What `--db` names: a PostgreSQL URL (`postgresql://…` or `postgres://…`, any libpq
+/// connection URI) or else an SQLite file (`:memory:` for none).
+public enum StoreLocation {
+    /// Opens the store `location` names (PostgreSQL: connects and migrates the schema).
+    public static func open(_ location: String) throws -> any Store {
+        if PostgresStore.accepts(location) { return try PostgresStore(url: location) }
+        return try SQLiteStore(path: location)
+    }
+
+    /// `location` fit for a log line: a PostgreSQL URL without its password or parameters.
+    public static func redacted(_ location: String) -> String {
+        guard PostgresStore.accepts(location) else { return location }
+        return (try? PostgresAddress(location).redacted) ?? "a PostgreSQL URL libpq cannot parse"
+    }
+}

@@ -1,0 +1,123 @@
+@testable import HTTPServer
+import ListModel
+import Testing
+@testable import list_server
+
+/// Instances following each other's commits through the store: notifications, the periodic
+/// reconciliation, a log too short to replay, and streams resumed on another instance.
+@Suite("Several instances on one store: following commits")
+struct SharedStoreFollowTests {
+    static let document = SharedStoreWriteTests.document
+
+    func patchTitle(_ instance: SharedStoreInstance, _ id: String, _ title: String) throws {
+        let answer = try instance.client.patch("/lists/\(id)", #"[{"op": "replace", "path": "/title", "value": "\#(title)"}]"#)
+        #expect(answer.status == 200)
+    }
+
+    func addRow(_ instance: SharedStoreInstance, _ id: String, _ key: String) throws {
+        let answer = try instance.client.post("/lists/\(id)/sections/s/rows", json: SharedStoreWriteTests.row(key))
+        #expect(answer.status == 200)
+    }
+
+    @Test func aNotificationBringsAnotherInstancesWritesToEverySubscriberInOrder() throws {
+        try withSharedStore(instances: 2) { instances in
+            let (a, b) = (instances[0], instances[1])
+            try a.client.put("/lists/l", json: Self.document)
+            let json = try b.subscribe("l", view: .json)
+            let html = try b.subscribe("l", view: .html, query: "&limit=2")
+            for key in ["b", "c", "d"] { try addRow(a, "l", key) }
+            try patchTitle(a, "l", "New")
+            #expect(try b.document("l")?.version == 1, "reads serve what the instance holds until it hears")
+            b.notify("l", 3)
+            b.notify("l", 5)
+            b.notify("l", 4)  // late and out of order: nothing to do
+            try b.pump(json)
+            try b.pump(html)
+            let final = try #require(try a.document("l"))
+            #expect(try b.document("l")?.json == final.json)
+            #expect(json.events.compactMap(\.id) == [1, 2, 3, 4, 5], "one patch per write, in version order")
+            #expect(json.doc == final.json)
+            #expect(html.version == 5)
+            #expect(html.doc == (try b.freshView(of: html)), "the html window equals a fresh one")
+        }
+    }
+
+    @Test func reconciliationFindsWhatNotificationsMissed() throws {
+        try withSharedStore(instances: 2) { instances in
+            let (a, b) = (instances[0], instances[1])
+            for id in ["x", "y"] { try a.client.put("/lists/\(id)", json: Self.document) }
+            for id in ["x", "y"] { _ = try b.document(id) }
+            let watcher = try b.subscribe("y", view: .json)
+            try patchTitle(a, "x", "Changed")
+            #expect(try a.client.send(.delete, "/lists/y").status == 204)
+            try a.client.put("/lists/z", json: Self.document)
+            b.reconcile()
+            #expect(b.registry.snapshot(id: "x")?.version == 2)
+            #expect(b.registry.snapshot(id: "y") == nil)
+            #expect(b.registry.snapshot(id: "z")?.version == 1, "a list created elsewhere is loaded")
+            try b.pump(watcher)
+            #expect(watcher.deleted)
+            #expect(b.registry.holds(id: "y", version: 2), "the deletion's version is known, for a list created again")
+        }
+    }
+
+    @Test func aLogThatNoLongerReachesBackReloadsTheListWithOnePatch() throws {
+        try withSharedStore(instances: 2, changeLogLimit: 2) { instances in
+            let (a, b) = (instances[0], instances[1])
+            try a.client.put("/lists/l", json: Self.document)
+            let json = try b.subscribe("l", view: .json)
+            let html = try b.subscribe("l", view: .html)
+            for key in ["b", "c", "d", "e", "f"] { try addRow(a, "l", key) }
+            b.notify("l", 6)
+            let final = try #require(try a.document("l"))
+            try b.pump(json)
+            try b.pump(html)
+            #expect(json.events.compactMap(\.id) == [1, 6], "versions 2 to 6 in one patch")
+            #expect(json.doc == final.json)
+            #expect(html.doc == (try b.freshView(of: html)))
+            #expect(a.registry.snapshot(id: "l")?.list.orderKeys == b.registry.snapshot(id: "l")?.list.orderKeys)
+        }
+    }
+
+    @Test func aStreamResumesOnAnotherInstanceWithoutAReset() throws {
+        try withSharedStore(instances: 2) { instances in
+            let (a, b) = (instances[0], instances[1])
+            try a.client.put("/lists/l", json: Self.document)
+            _ = try b.document("l")
+            let first = try a.subscribe("l", view: .json)
+            for key in ["b", "c"] { try addRow(a, "l", key) }
+            try a.pump(first)
+            #expect(first.version == 3)
+            first.stream.terminated()
+            // b holds version 1; the client has 3: b catches up before it answers.
+            let resumed = try b.subscribe("l", view: .json, lastEventID: 3, base: first.doc)
+            try addRow(a, "l", "d")
+            b.notify("l", 4)
+            try b.pump(resumed)
+            #expect(resumed.events.map(\.name) == [nil, "subscription", "patch"], "no reset, nothing it had")
+            #expect(resumed.doc == (try a.document("l"))?.json)
+
+            // Resumed from an older version on an instance that holds more: patches from the log.
+            let older = try b.subscribe("l", view: .json, lastEventID: 1, base: try #require(first.events.first { $0.name == "reset" }).data
+                .flatMap { try JSONValue(parsing: $0)["/doc"] })
+            try b.pump(older)
+            #expect(older.events.compactMap(\.id) == [2, 3, 4])
+            #expect(older.doc == resumed.doc)
+        }
+    }
+
+    @Test func aListDeletedAndCreatedAgainElsewhereReachesTheOldListsSubscribersAsTheNewDocument() throws {
+        try withSharedStore(instances: 2) { instances in
+            let (a, b) = (instances[0], instances[1])
+            try a.client.put("/lists/l", json: Self.document)
+            let json = try b.subscribe("l", view: .json)
+            #expect(try a.client.send(.delete, "/lists/l").status == 204)
+            try a.client.put("/lists/l", json: #"{"title": "Again", "columns": [{"key": "name"}], "sections": []}"#)
+            b.notify("l", 3)
+            try b.pump(json)
+            // b heard only of the newest version: the list it held is replaced by the new one.
+            #expect(json.doc == (try a.document("l"))?.json)
+            #expect(json.version == 3)
+        }
+    }
+}
