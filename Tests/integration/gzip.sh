@@ -38,6 +38,7 @@ kind() {
         fetch "$name-304" "$path" -H 'Accept-Encoding: gzip' -H "If-None-Match: $etag" "$@"
         check "$name: If-None-Match gives 304 to a gzip client" eq "$(status_of "$name-304")" 304
         check "$name: the 304 has no body" eq "$(cat "$TEST_TMP/$name-304.body" 2>/dev/null | wc -c)" 0
+        check "$name: the 304 varies on Accept-Encoding, as the 200 does" contains "$(field "$name-304" vary)" "Accept-Encoding"
     fi
 }
 

@@ -52,7 +52,9 @@ public final class StaticFiles: Sendable {
         let relative = segments.joined(separator: "/")
         let file = try load(relative)
         if let condition = request.headers["If-None-Match"], Self.matches(condition, etag: file.etag) {
-            return Response(status: .notModified, headers: ["ETag": file.etag, "Cache-Control": cacheControl])
+            var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
+            if let vary = file.prepared.headers["Vary"] { headers["Vary"] = vary }  // as the 200 would say
+            return Response(status: .notModified, headers: headers)
         }
         return Response(prepared: file.prepared)
     }

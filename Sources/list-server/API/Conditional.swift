@@ -63,9 +63,10 @@ enum Conditional {
         return false
     }
 
-    /// The 304 answer for `etag`.
+    /// The 304 answer for `etag`, with the `Vary` its 200 would carry (RFC 9110 section 15.4.5):
+    /// documents and pages depend on `Accept` and `Accept-Encoding`.
     static func notModified(etag: String) -> Response {
-        Response(status: .notModified, headers: ["ETag": etag])
+        Response(status: .notModified, headers: ["ETag": etag, "Vary": "Accept, Accept-Encoding"])
     }
 }
 
