@@ -51,6 +51,7 @@ enum framing_violation {
     V_CHUNK_SYNTAX,
     V_CHUNK_TOO_LARGE,
     V_RESERVED_FIELD,
+    V_TOO_MANY_PARAMETERS,
     V_COUNT
 };
 
@@ -115,8 +116,11 @@ void framing_emit(struct framing_sink *sink, const void *bytes, size_t count);
 /// `remaining`); the fast path for large bodies.
 void framing_passed(struct framing_conn *conn, size_t count);
 
-/// Field-level checks of one header or trailer line (without its line end): returns 0 or a
-/// violation code, and records Content-Length, Transfer-Encoding and Host in `conn`.
+/// What `framing_check_field` returns for a field that is fine but not passed on.
+#define FIELD_DROPPED (-1)
+
+/// Field-level checks of one header or trailer line (without its line end): returns 0,
+/// `FIELD_DROPPED`, or a violation code, and records Content-Length, Transfer-Encoding and Host in `conn`.
 /// `canonical` receives the line to pass on instead (Content-Length and Transfer-Encoding are
 /// rewritten in one spelling libmicrohttpd reads exactly as the guard did), or stays empty.
 int framing_check_field(struct framing_conn *conn, const unsigned char *line, size_t length,

@@ -43,6 +43,15 @@ int framing_check_request_line(struct framing_conn *conn, const unsigned char *l
     for (size_t i = 0; i < target_length; i++) {
         if (target[i] <= 0x20 || target[i] == 0x7F) return V_REQUEST_LINE;  // space or control
     }
+    // libmicrohttpd keeps a record per query item in the connection's memory: they count
+    // toward the field limit, like header fields.
+    const unsigned char *query = memchr(target, '?', target_length);
+    if (query != NULL) {
+        uint32_t items = 1;
+        for (const unsigned char *c = query; c < target + target_length; c++) items += *c == '&';
+        conn->fields = items;
+        if (items > conn->limits->max_fields) return V_TOO_MANY_PARAMETERS;
+    }
     size_t version_length = (size_t) (line + length - last);
     if (version_length == 8 && memcmp(last, "HTTP/1.1", 8) == 0) {
         conn->http10 = false;
@@ -137,6 +146,9 @@ int framing_check_field(struct framing_conn *conn, const unsigned char *line, si
     if (++conn->fields > conn->limits->max_fields) return V_HEAD_TOO_LARGE;
     if (equals_lowercase(line, name_length, "list-server-framing-violation")) return V_RESERVED_FIELD;
     if (trailer) return 0;
+    // list-server reads no cookies, and libmicrohttpd's cookie parser needs the field's size
+    // again plus a record per cookie in the connection's memory: the field is not passed on.
+    if (equals_lowercase(line, name_length, "cookie")) return FIELD_DROPPED;
     if (equals_lowercase(line, name_length, "content-length")) return check_length(conn, value, value_length, canonical);
     if (equals_lowercase(line, name_length, "transfer-encoding")) return check_coding(conn, value, value_length, canonical);
     if (equals_lowercase(line, name_length, "host")) return check_host(conn, value, value_length);

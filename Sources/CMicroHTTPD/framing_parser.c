@@ -148,9 +148,7 @@ static void on_line(struct framing_conn *conn, const unsigned char *line, size_t
         violation = check_chunk_size(conn, line, length);
         if (violation == 0) {
             if (conn->remaining == 0) {
-                conn->fields = 0;
-                conn->head_bytes = 0;
-                enter(conn, PHASE_TRAILERS);
+                enter(conn, PHASE_TRAILERS);   // trailers share the head's limits
             } else {
                 enter(conn, PHASE_CHUNK_DATA);
             }
@@ -164,7 +162,9 @@ static void on_line(struct framing_conn *conn, const unsigned char *line, size_t
     default:
         return;
     }
-    if (violation != 0) {
+    if (violation == FIELD_DROPPED) {
+        return;
+    } else if (violation != 0) {
         violate(conn, sink, violation);
     } else if (canonical[0] != '\0') {
         framing_emit(sink, canonical, strlen(canonical));

@@ -10,7 +10,7 @@ static const struct {
     [V_REQUEST_LINE] = {400, "The request line must be METHOD, one space, a target without spaces or control characters, one space, and HTTP/1.1 or HTTP/1.0."},
     [V_VERSION] = {505, "Only HTTP/1.1 and HTTP/1.0 are served."},
     [V_TARGET_TOO_LONG] = {414, "The request line is too long."},
-    [V_HEAD_TOO_LARGE] = {431, "The request head (its header fields, or the trailer fields of a chunked body) is too large or has too many fields."},
+    [V_HEAD_TOO_LARGE] = {431, "The request head is too large, or has too many header fields (trailer fields and query items count too)."},
     [V_OBS_FOLD] = {400, "A header field line starts with a space or tab: obsolete line folding is not accepted."},
     [V_SPACE_IN_NAME] = {400, "A header field name holds whitespace (nothing may come between a field name and its colon)."},
     [V_FIELD_SYNTAX] = {400, "A header field line has no colon, an empty name, or a name with characters outside the token set."},
@@ -27,6 +27,7 @@ static const struct {
     [V_HOST_INVALID] = {400, "The Host header field is not a host name or address with an optional port."},
     [V_CHUNK_SYNTAX] = {400, "The chunked body is malformed (a chunk size line, or the line end after a chunk's data)."},
     [V_CHUNK_TOO_LARGE] = {413, "A chunk size of the chunked body is far larger than any body this server accepts."},
+    [V_TOO_MANY_PARAMETERS] = {414, "The query string has more items than this server accepts (they count toward the limit on header fields)."},
     [V_RESERVED_FIELD] = {400, "The header field List-Server-Framing-Violation is reserved for the server."},
 };
 

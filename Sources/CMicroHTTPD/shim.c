@@ -77,6 +77,10 @@ struct MHD_Daemon *CMicroHTTPD_start_daemon(unsigned int flags, uint16_t port,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
+enum MHD_Result CMicroHTTPD_response_http10_compatible(struct MHD_Response *response) {
+    return MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+}
+
 uint16_t CMicroHTTPD_daemon_bind_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;

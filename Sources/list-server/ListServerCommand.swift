@@ -59,6 +59,29 @@ struct ListServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
     var maxSubscribers = 20_000
 
+    @Option(help: ArgumentHelp(
+        "Seconds a request head may take from its first byte (a new connection's first one: from connecting); slower clients are disconnected. 0: no limit.",
+        valueName: "seconds"))
+    var headerTimeout = 10.0
+
+    @Option(help: ArgumentHelp(
+        "Seconds a request body gets before --body-min-rate applies: it must arrive within this plus one second per --body-min-rate bytes.",
+        valueName: "seconds"))
+    var bodyTimeout = 10.0
+
+    @Option(help: ArgumentHelp("Bytes per second a request body must average after --body-timeout; slower clients are disconnected. 0: no limit.",
+                               valueName: "bytes"))
+    var bodyMinRate = 1024
+
+    @Option(help: ArgumentHelp(
+        "Most connections open at once from one client address; more are closed as they arrive. 0: no cap. Default: 256, or no cap when bound to loopback (behind a proxy, every client has the proxy's address: use 0).",
+        valueName: "count"))
+    var maxConnectionsPerAddress: Int?
+
+    @Option(help: ArgumentHelp("Most connections open at once (streams included); more wait to be accepted. At most the open-file limit.",
+                               valueName: "count"))
+    var maxConnections = 20_000
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -71,6 +94,11 @@ struct ListServerCommand: ParsableCommand {
         for origin in corsOrigins where !CORSOrigin.isValid(origin) {
             throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
+        guard headerTimeout >= 0, bodyTimeout >= 0, bodyMinRate >= 0 else {
+            throw ValidationError("--header-timeout, --body-timeout and --body-min-rate must not be negative.")
+        }
+        guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
+        guard maxConnections >= 16 else { throw ValidationError("--max-connections must be at least 16.") }
     }
 
     func run() throws {
@@ -81,6 +109,11 @@ struct ListServerCommand: ParsableCommand {
         configuration.maxBodyBytes = maxBody
         configuration.logRequests = !quiet
         configuration.corsOrigins = corsOrigins
+        configuration.requestHeadTimeout = headerTimeout
+        configuration.requestBodyTimeout = bodyTimeout
+        configuration.requestBodyMinimumRate = bodyMinRate
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.connectionLimit = maxConnections
         let settings = Settings(configuration: configuration, databasePath: db, token: token,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers)

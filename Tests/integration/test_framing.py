@@ -107,6 +107,12 @@ def test_head_shape(server):
     refused(server, "a request line over the head limit", b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: test\r\n\r\n", status=414)
     refused(server, "a head over the limit", request_bytes("GET", "/healthz", [("X-Big", "b" * 9000)]), status=431)
     refused(server, "65 fields", request_bytes("GET", "/healthz", [(f"X-{n}", "v") for n in range(65)]), status=431)
+    refused(server, "1,000 query items", request_bytes("GET", "/healthz?" + "&".join("a" * 1000)), status=414,
+            detail="query string")
+    refused(server, "64 query items and a Host field", request_bytes("GET", "/healthz?" + "&".join("a" * 64)), status=431)
+    chunked = request_bytes("PUT", "/lists/a", [("Transfer-Encoding", "chunked")] + [(f"X-{n}", "h" * 100) for n in range(40)])
+    refused(server, "trailers past what the head left", chunked + b"2\r\n{}\r\n0\r\n"
+            + b"".join(f"T-{n}: ".encode() + b"t" * 100 + b"\r\n" for n in range(40)) + b"\r\n", status=431)
 
 
 def test_still_served(server):
@@ -122,6 +128,19 @@ def test_still_served(server):
     filler = 8 * 1024 - len(request_bytes("GET", "/healthz", fields + [("X-Fill", "")]))
     ok("a head of exactly 8 KiB with 64 fields", request_bytes("GET", "/healthz", fields + [("X-Fill", "f" * filler)]), [200])
     ok("... and one byte more is refused", request_bytes("GET", "/healthz", fields + [("X-Fill", "f" * (filler + 1))]), [431])
+    # libmicrohttpd keeps a record per header field, query item, cookie and trailer field in the
+    # same 16 KiB: a Cookie of 1,000 pairs or 1,000 query items ran it out (HTML 431 sent twice,
+    # or no answer at all).
+    cookie = "; ".join(f"c{n}=v" for n in range(1000))[:7000]
+    ok("a 7,000-byte Cookie of 1,000 pairs (list-server reads no cookies)", request_bytes(
+        "GET", "/healthz", [("Cookie", cookie), ("Connection", "close")]), [200])
+    ok("60 query items", request_bytes("GET", "/healthz?" + "&".join(f"q{n}=v" for n in range(60)),
+                                       [("Connection", "close")]), [200])
+    ok("a 4 KiB head and 4 KiB of trailers, 32 fields each", request_bytes(
+        "PUT", "/lists/trailers", [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked"),
+                                   ("Connection", "close")] + [(f"X-{n}", "h" * 100) for n in range(28)])
+        + f"{len(DOC):x}".encode() + b"\r\n" + DOC + b"\r\n0\r\n"
+        + b"".join(f"T-{n}: ".encode() + b"t" * 100 + b"\r\n" for n in range(32)) + b"\r\n", [201])
     pipelined = request_bytes("GET", "/healthz") + request_bytes("GET", "/healthz", [("Connection", "close")])
     ok("two pipelined requests", pipelined, [200, 200])
     chunked = request_bytes("PUT", "/lists/chunked", [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked"),

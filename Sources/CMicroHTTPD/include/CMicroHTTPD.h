@@ -51,6 +51,11 @@ struct MHD_Daemon *CMicroHTTPD_start_daemon(unsigned int flags, uint16_t port,
                                             MHD_AccessHandlerCallback handler, void *handler_cls,
                                             const struct MHD_OptionItem *options);
 
+/// Marks a response HTTP/1.0-compatible (`MHD_RF_HTTP_1_0_COMPATIBLE_STRICT`): no chunked
+/// encoding, the connection closed after it. Returns MHD_NO on failure.
+/// Wraps the variadic `MHD_set_response_options`.
+enum MHD_Result CMicroHTTPD_response_http10_compatible(struct MHD_Response *response);
+
 /// The port the daemon is bound to (the real one when started on port 0), or 0 if unknown.
 /// Wraps the variadic `MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT)`.
 uint16_t CMicroHTTPD_daemon_bind_port(struct MHD_Daemon *daemon);

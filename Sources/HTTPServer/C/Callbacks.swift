@@ -12,8 +12,7 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
     guard let cls else { return nil }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     server.metrics.requestStarted()
-    let state = RequestState(rawURI: uri.map { String(cString: $0) } ?? "")
-    return Unmanaged.passRetained(state).toOpaque()
+    return Unmanaged.passRetained(RequestState(uri: uri)).toOpaque()
 }
 
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the URL as sent; `Request` decodes each segment itself
@@ -34,8 +33,7 @@ func accessHandlerCallback(
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     if requestCls.pointee == nil {
         server.metrics.requestStarted()
-        let rawURI = url.map { String(cString: $0) } ?? "/"
-        requestCls.pointee = Unmanaged.passRetained(RequestState(rawURI: rawURI)).toOpaque()
+        requestCls.pointee = Unmanaged.passRetained(RequestState(uri: url)).toOpaque()
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestCls.pointee!).takeUnretainedValue()
     return server.handle(connection: connection, state: state, method: method,
@@ -57,6 +55,11 @@ func requestCompletedCallback(
 func streamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
     guard let cls, let buffer else { return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR }
     return Unmanaged<ResponseStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+}
+
+/// The content reader of a body that is already over (`MHDResponse.headOfStream`).
+func endOfStreamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    CMicroHTTPD_CONTENT_READER_END_OF_STREAM
 }
 
 /// Called when libmicrohttpd destroys a streaming response: releases the stream.

@@ -29,6 +29,24 @@ enum MHDResponse {
         }
     }
 
+    /// The answer to `HEAD` for a streaming response: its header fields, no body, and no
+    /// `Content-Length` (the stream has none). libmicrohttpd 0.9.75 sends a chunked response's
+    /// last chunk even to `HEAD`, and gives an empty one `Content-Length: 0`; an HTTP/1.0-style
+    /// response of unknown size avoids both (the connection is closed after it).
+    /// The corresponding C functions are `MHD_create_response_from_callback` and `MHD_set_response_options`.
+    static func headOfStream() throws -> OpaquePointer {
+        let response = try mhdCall("MHD_create_response_from_callback") {
+            MHD_create_response_from_callback(CMicroHTTPD_SIZE_UNKNOWN, 256, endOfStreamReaderCallback, nil, nil)
+        }
+        do {
+            try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_http10_compatible(response) }
+        } catch {
+            MHD_destroy_response(response)
+            throw error
+        }
+        return response
+    }
+
     /// Adds every header field to a response.
     /// The corresponding C function is `MHD_add_response_header`.
     static func addHeaders(_ headers: HTTPHeaders, to response: OpaquePointer) throws {

@@ -71,6 +71,9 @@ extension HTTPServer {
         }
         let response: Response
         do {
+            guard state.targetIsUTF8 else {
+                throw HTTPError(.badRequest, "The request target holds bytes that are not UTF-8; percent-encode them.")
+            }
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
             response = respond(to: request)
@@ -108,7 +111,7 @@ extension HTTPServer {
     private func queue(_ response: Response, connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
         state.responded = true
         do {
-            let stream = try queueOrThrow(response, connection: connection)
+            let stream = try queueOrThrow(response, connection: connection, isHead: method == "HEAD")
             record(status: response.status.code, state: state, method: method)
             if let (stream, setup) = stream { startStream(stream, setup: setup) }
             return .YES
@@ -118,7 +121,9 @@ extension HTTPServer {
         }
     }
 
-    private func queueOrThrow(_ response: Response, connection: OpaquePointer) throws -> (ResponseStream, StreamSetup)? {
+    /// Queues the response; a stream's setup runs after (never for `HEAD`, which gets the
+    /// stream's header fields alone).
+    private func queueOrThrow(_ response: Response, connection: OpaquePointer, isHead: Bool) throws -> (ResponseStream, StreamSetup)? {
         let mhdResponse: OpaquePointer
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {
@@ -127,6 +132,8 @@ extension HTTPServer {
         case .prepared(let prepared):
             try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(prepared.status.code), prepared.pointer) }
             return nil
+        case .stream where isHead:
+            mhdResponse = try MHDResponse.headOfStream()
         case .stream(let setup):
             let created = ResponseStream(heartbeat: setup.heartbeat)
             let retained = Unmanaged.passRetained(created)

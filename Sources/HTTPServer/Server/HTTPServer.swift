@@ -60,8 +60,11 @@ public final class HTTPServer: Sendable {
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let framingGuard = try FramingGuard(configuration: configuration) { [metrics] result in
+        let framingGuard = try FramingGuard(configuration: configuration) { [metrics, configuration] result in
             metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
+            Log.info("closed slow connections: \(result.slow_heads) with a request head not complete within "
+                     + "\(configuration.requestHeadTimeout) s, \(result.slow_bodies) with a body under "
+                     + "\(configuration.requestBodyMinimumRate) bytes/s")
         }
         let unmanagedSelf = Unmanaged.passRetained(self)
         let pointer = address.storage.withUnsafeBytes { sockaddrBytes -> OpaquePointer? in

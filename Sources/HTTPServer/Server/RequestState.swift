@@ -10,5 +10,13 @@ final class RequestState {
     /// The framing guard refused this request (its method and target may be stand-ins).
     var framingViolation = false
 
-    init(rawURI: String) { self.rawURI = rawURI }
+    /// False when the target held bytes that are not UTF-8 (`rawURI` then shows them as U+FFFD).
+    let targetIsUTF8: Bool
+
+    /// The state of a request whose raw target libmicrohttpd hands over as a C string.
+    init(uri: UnsafePointer<CChar>?) {
+        let valid = uri.flatMap { String(validatingCString: $0) }
+        rawURI = valid ?? uri.map { String(cString: $0) } ?? "/"
+        targetIsUTF8 = valid != nil || uri == nil
+    }
 }

@@ -23,13 +23,13 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a request head (request line and header fields) may take from its first byte; a
     /// new connection's first head counts from its acceptance. Slower clients are disconnected.
     /// 0: no deadline.
-    public var requestHeadTimeout = 0.0
+    public var requestHeadTimeout = 10.0
     /// Seconds a request body gets before `requestBodyMinimumRate` applies: a body must have
     /// arrived within this time plus one second per `requestBodyMinimumRate` bytes received.
     public var requestBodyTimeout = 10.0
     /// Bytes per second a request body must average after `requestBodyTimeout`; slower clients
     /// are disconnected. 0: no body deadline.
-    public var requestBodyMinimumRate = 0
+    public var requestBodyMinimumRate = 1024
     /// Most connections open at once from one client address (more are closed as they arrive);
     /// 0: no cap. nil: 256 when bound to a non-loopback address, no cap on loopback (where every
     /// client, a local proxy included, has the same address).
