@@ -6,7 +6,7 @@ import PackageDescription
 ///
 /// Dependencies point one way:
 /// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
-/// `list-server → ListStore → CSQLite, CLibPQ`, `HTTPServer → CZlib`.
+/// `list-server → ListStore → CSQLite, CLibPQ`, `list-server → Crypto` (swift-crypto), `HTTPServer → CZlib`.
 let package = Package(
     name: "list-server",
     products: [
@@ -16,6 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // HMAC-SHA256 for view links and token digests (BoringSSL underneath; no hand-written crypto).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C binding to GNU libmicrohttpd: only what Swift cannot do itself.
@@ -45,6 +47,7 @@ let package = Package(
             dependencies: [
                 "ListModel", "HTMLRenderer", "HTTPServer", "ListStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Release-mode benchmark harness: `swift run -c release list-bench`.

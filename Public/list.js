@@ -306,6 +306,16 @@
    */
   const rowCount = (doc) => doc.sections.reduce((n, s) => n + s.rows.length, 0);
 
+  /**
+   * The view-link key of the page's own URL (`?key=…`, docs/ACCESS.md), or null. A browser
+   * cannot send a token with an EventSource, so a private list opened through a view link is
+   * read with this key on every request (pages, the stream, `more`).
+   * @returns {?string}
+   */
+  function pageKey() {
+    try { return new URLSearchParams(location.search).get('key'); } catch (e) { return null; }
+  }
+
   // ---------------------------------------------------------------------------------------
   // One enhanced table
 
@@ -319,6 +329,7 @@
       this.config = config;
       this.id = table.dataset.list || '';
       this.base = config.base + encodeURIComponent(this.id);
+      this.key = pageKey();
       /** Markup each element was made from, to tell unchanged rows from changed ones. */
       this.source = /** @type {WeakMap<Element, string>} */ (new WeakMap());
       /** Server-rendered elements whose source is their serialized form, not the server's bytes. */
@@ -363,6 +374,14 @@
       table.addEventListener('click', (e) => this.onClick(e));
       this.observe();
       if (config.live && typeof EventSource === 'function') this.connect(true);
+    }
+
+    /**
+     * `url` (which has a query) with the page's view-link key, if it has one.
+     * @param {string} url
+     */
+    withKey(url) {
+      return this.key === null ? url : `${url}&key=${encodeURIComponent(this.key)}`;
     }
 
     // -- reading the page ------------------------------------------------------------------
@@ -603,7 +622,7 @@
       }
       let text, link, listCursor;
       try {
-        const url = `${this.base}/rows?after=${encodeURIComponent(cursor)}&limit=${this.pageSize}`;
+        const url = this.withKey(`${this.base}/rows?after=${encodeURIComponent(cursor)}&limit=${this.pageSize}`);
         const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
         if (!response.ok) throw new Error('HTTP ' + response.status);
         text = await response.text();
@@ -684,7 +703,7 @@
       const pending = this.pendingMore;
       const cursorBefore = this.cursor;
       try {
-        const url = `${this.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`;
+        const url = this.withKey(`${this.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`);
         const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
         if (response.status === 404 || response.status === 410) this.subscription = null; // retry by GET
         if (!response.ok) throw new Error('HTTP ' + response.status);
@@ -785,7 +804,7 @@
       if (this.cursor && !this.windowByCount) params.set('until', this.cursor);
       else params.set('limit', String(this.table.querySelectorAll('tr[data-row]').length));
       if (resume && !this.stale && this.lastId) params.set('since', this.lastId);
-      const stream = new EventSource(`${this.base}/events?${params}`);
+      const stream = new EventSource(this.withKey(`${this.base}/events?${params}`));
       this.stream = stream;
       const on = (/** @type {string} */ type, /** @type {(e: MessageEvent) => void} */ fn) =>
         stream.addEventListener(type, (e) => { if (this.stream === stream) fn(/** @type {MessageEvent} */ (e)); });

@@ -9,9 +9,11 @@ struct ListServerCommand: ParsableCommand {
         commandName: "list-server",
         abstract: "Serve shared lists as HTML tables, page by page, live over Server-Sent Events.",
         discussion: """
-        Reads are public. Writes need "Authorization: Bearer TOKEN" when a token is set; a server \
-        bound to a non-loopback address refuses to start without one. SIGINT or SIGTERM stop it \
-        cleanly (exit status 0). One line per request goes to standard error unless --quiet. \
+        Reads are public unless --private. Writes need "Authorization: Bearer TOKEN" when a token \
+        is set (--token, --tokens); a server bound to a non-loopback address refuses to start \
+        without one. A token without the scope a request needs gets 403, no token or an unknown \
+        one 401. SIGINT or SIGTERM stop it cleanly (exit status 0); SIGHUP re-reads --tokens. One \
+        line per request goes to standard error unless --quiet; tokens and view-link keys never do. \
         Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \
         The API is described in docs/API.md and served as OpenAPI 3.1 at /openapi.json.
         """
@@ -29,8 +31,27 @@ struct ListServerCommand: ParsableCommand {
         valueName: "path|url"))
     var db = "list-server.sqlite"
 
-    @Option(help: ArgumentHelp("Bearer token required for writes (default: $LIST_SERVER_TOKEN).", valueName: "token"))
+    @Option(help: ArgumentHelp("A bearer token with every right: write on every list, and admin (default: $LIST_SERVER_TOKEN).",
+                               valueName: "token"))
     var token: String?
+
+    @Option(help: ArgumentHelp(
+        "File of scoped tokens, one a line: 'TOKEN SCOPE[,SCOPE...]', '#' starts a comment. Scopes: read:PATTERN, "
+        + "write:PATTERN (implies read), admin (/metrics); PATTERN is a list id or a prefix ending in '*'. "
+        + "Re-read on SIGHUP (a bad file keeps the tokens from before). Combines with --token.",
+        valueName: "file"))
+    var tokens: String?
+
+    @Flag(name: .customLong("private"), help: ArgumentHelp(
+        "Reads need a token with read on the list, or a view link; / and GET /lists show only readable lists; "
+        + "/metrics needs admin. /healthz, /assets/ and /openapi.json stay public. Needs --token or --tokens."))
+    var isPrivate = false
+
+    @Option(help: ArgumentHelp(
+        "Secret (at least 32 bytes) that signs view links (POST /lists/{id}/links); default: $LIST_SERVER_SECRET, "
+        + "else one generated once and kept in the store. Changing it revokes every link.",
+        valueName: "secret"))
+    var secret: String?
 
     @Option(name: .customLong("public"), help: ArgumentHelp(
         "Folder served under /assets/ (default: the package's Public/, found from the executable or the current directory).",
@@ -114,7 +135,10 @@ struct ListServerCommand: ParsableCommand {
         configuration.requestBodyMinimumRate = bodyMinRate
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.connectionLimit = maxConnections
-        let settings = Settings(configuration: configuration, databasePath: db, token: token,
+        let environment = ProcessInfo.processInfo.environment
+        let secret = secret ?? environment["LIST_SERVER_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
+                                isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers)
         try App(settings: settings).run()

@@ -126,11 +126,12 @@ def server_binary():
 
 
 class Server:
-    """A list-server on port 0 with an in-memory store, stopped by `stop()` (or `with`)."""
+    """A list-server on port 0 with an in-memory store, stopped by `stop()` (or `with`).
+    `quiet=False` keeps the request log (in `self.log` with every other line)."""
 
-    def __init__(self, *flags, db=":memory:"):
+    def __init__(self, *flags, db=":memory:", quiet=True):
         self.process = subprocess.Popen(
-            [server_binary(), "--port", "0", "--db", db, "--quiet", *flags],
+            [server_binary(), "--port", "0", "--db", db, *(["--quiet"] if quiet else []), *flags],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.log = []
         ready = queue.Queue()

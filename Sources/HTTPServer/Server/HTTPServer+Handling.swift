@@ -116,7 +116,7 @@ extension HTTPServer {
             if let (stream, setup) = stream { startStream(stream, setup: setup) }
             return .YES
         } catch {
-            Log.info("error: cannot send the response to \(method) \(state.rawURI): \(error)")
+            Log.info("error: cannot send the response to \(method) \(loggedTarget(state)): \(error)")
             return .NO
         }
     }
@@ -171,6 +171,11 @@ extension HTTPServer {
         setup.start(stream)
     }
 
+    /// The request target as logs may show it (see `ServerConfiguration.redactedQueryNames`).
+    private func loggedTarget(_ state: RequestState) -> String {
+        LogRedaction.target(state.rawURI, hiding: configuration.redactedQueryNames)
+    }
+
     private func record(status: Int, state: RequestState, method: String) {
         let elapsed = monotonicNanoseconds() &- state.started
         metrics.responded(status: status, nanoseconds: elapsed)
@@ -178,7 +183,8 @@ extension HTTPServer {
             let micros = elapsed / 1000
             let fraction = micros % 1000
             let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-            let target = state.rawURI.utf8.count <= 200 ? state.rawURI : String(state.rawURI.prefix(200)) + "..."
+            let redacted = loggedTarget(state)
+            let target = redacted.utf8.count <= 200 ? redacted : String(redacted.prefix(200)) + "..."
             let note = state.framingViolation ? " (refused by the framing checks)" : ""
             Log.info("\(method) \(target) \(status) \(micros / 1000).\(padded)ms\(note)")
         }

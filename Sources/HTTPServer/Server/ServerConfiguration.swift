@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Log one line per request (method, target, status, duration) to standard error.
     public var logRequests = true
+    /// Query items whose values never reach a log line (they read `name=REDACTED` there): secrets
+    /// that travel in URLs, such as view-link keys. Header values are never logged at all.
+    public var redactedQueryNames: Set<String> = ["key", "token", "access_token"]
 
     public init() {}
 }

@@ -5,15 +5,25 @@ enum ListID {
     /// `raw` when it is a valid id.
     /// - Throws: 400 naming the rule otherwise.
     static func validated(_ raw: String) throws -> String {
-        let bytes = Array(raw.utf8)
-        func isAlphanumeric(_ byte: UInt8) -> Bool {
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-        }
-        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]),
-              bytes.dropFirst().allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
-        else {
+        guard isValid(raw) else {
             throw HTTPError(.badRequest, "A list id is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit.")
         }
         return raw
+    }
+
+    /// Whether `raw` is a valid list id.
+    static func isValid(_ raw: String) -> Bool {
+        let bytes = Array(raw.utf8)
+        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
+        return bytes.dropFirst().allSatisfy(isIDByte)
+    }
+
+    /// A byte allowed after the first one: a letter, a digit, '.', '_' or '-'.
+    static func isIDByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 }

@@ -1,15 +1,17 @@
 import HTTPServer
 
 /// What every write checks before it touches a list, always in this order: the bearer token
-/// (401), the list id (400), the body's media type (415), then `If-Match`/`If-None-Match` (400).
+/// (401), the list id (400), the token's `write` right on it (403), the body's media type (415),
+/// then `If-Match`/`If-None-Match` (400).
 struct WriteRequest {
     let id: String
     let precondition: WritePrecondition
 
     /// - Parameter body: the media type the body must have; nil for writes without a body.
     init(_ request: Request, _ context: ServerContext, body mediaType: String?) throws {
-        try context.authorization.requireWriter(request)
+        let rights = try context.authorization.writer(request)
         id = try ListID.validated(request.parameter("id"))
+        try context.authorization.requireWrite(rights, on: id)
         if let mediaType { try Negotiation.requireBody(of: mediaType, request) }
         precondition = try Conditional.precondition(request)
     }

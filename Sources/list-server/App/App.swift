@@ -10,19 +10,21 @@ struct App {
 
     func run() throws {
         let address = try BindAddress(host: settings.configuration.host, port: settings.configuration.port)
-        if !address.isLoopback && settings.token == nil {
-            Log.info("refusing to start: \(settings.configuration.host) is not a loopback address and no token is set, "
-                     + "so anyone who can reach it could change every list. Pass --token or set LIST_SERVER_TOKEN.")
+        if let refusal = Authorization.refusal(settings: settings, isLoopback: address.isLoopback) {
+            Log.info("refusing to start: \(refusal)")
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
         let (store, registry, hub, follower) = try openLists()
         let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory),
-                                    registry: registry, hub: hub)
+                                    registry: registry, hub: hub,
+                                    authorization: try Authorization.starting(settings: settings, store: store))
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()
-        let signals = SignalWaiter(SIGINT, SIGTERM)  // before any thread starts, so all inherit the mask
+        // Before any thread starts, so all inherit the mask. SIGHUP re-reads --tokens (only then
+        // is it caught: otherwise it still ends the server, as a closed terminal expects).
+        let signals = settings.tokensFile == nil ? SignalWaiter(SIGINT, SIGTERM) : SignalWaiter(SIGINT, SIGTERM, SIGHUP)
         let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
                                     metrics: context.metrics)
         do {
@@ -33,7 +35,11 @@ struct App {
         }
         hub.startSweeper()
         Log.info("list-server ready at \(server.url)")
-        let signal = signals.wait()
+        var signal = signals.wait()
+        while signal == SIGHUP {
+            Log.info(context.authorization.reload())
+            signal = signals.wait()
+        }
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
         follower.stop()
         hub.stop()

@@ -12,5 +12,6 @@ func makeRouter(context: ServerContext) -> Router {
     RowRoutes.register(on: &router, context: context)
     PageRoutes.register(on: &router, context: context)
     EventRoutes.register(on: &router, context: context)
+    LinkRoutes.register(on: &router, context: context)
     return router
 }

@@ -14,14 +14,18 @@ final class ServerContext: Sendable {
     let renderer: HTMLRenderer
     let documentLimits: ListDocument.Limits
 
+    /// - Parameter authorization: the access rules; by default `settings.token` with every right
+    ///   and view links signed with a secret of this process alone.
     init(settings: Settings, assets: StaticFiles, registry: ListRegistry, hub: LiveHub, metrics: ServerMetrics = ServerMetrics(),
-         renderer: HTMLRenderer = HTMLRenderer()) {
+         renderer: HTMLRenderer = HTMLRenderer(), authorization: Authorization? = nil) {
         self.settings = settings
         self.assets = assets
         self.metrics = metrics
         self.registry = registry
         self.hub = hub
-        self.authorization = Authorization(token: settings.token)
+        self.authorization = authorization ?? Authorization(
+            master: settings.token, tokens: [], tokensPath: nil, isPrivate: settings.isPrivate,
+            viewLinkSecret: Authorization.randomSecret())
         self.renderer = renderer
         self.documentLimits = ListDocument.Limits(maxRows: settings.maxRows)
     }

@@ -5,8 +5,15 @@ struct Settings: Sendable {
     var configuration: ServerConfiguration
     /// SQLite file, ":memory:", or a PostgreSQL URL (`StoreLocation`; it may hold a password).
     var databasePath: String
-    /// Bearer token for writes; nil means writes are open (allowed only on loopback).
+    /// `--token`: a bearer token with every right; with no `tokensFile` either, writes are open
+    /// (allowed only on loopback).
     var token: String?
+    /// `--tokens`: the file of scoped tokens, re-read on SIGHUP.
+    var tokensFile: String? = nil
+    /// `--private`: reads need `read` on the list (or its view link).
+    var isPrivate = false
+    /// `--secret`/`LIST_SERVER_SECRET`: signs view links; nil takes the store's.
+    var secret: String? = nil
     /// `--public` as given; nil means "find the package's Public/".
     var publicDirectory: String?
     var demo: Bool

@@ -14,6 +14,7 @@ enum EventRoutes {
 
     static func events(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
+        try context.authorization.requireRead(request, list: id)
         var subscribe = try subscribeRequest(request, listID: id)
         guard var snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
@@ -82,6 +83,7 @@ enum EventRoutes {
     /// `POST …/subscriptions/{sub}/more?limit=N`: 202; the rows arrive in the stream.
     static func more(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
+        try context.authorization.requireRead(request, list: id)
         let subscription = try request.parameter("sub")
         let limit = try PageQuery(request).limit
         let (rows, more) = try context.hub.extend(subscription: subscription, listID: id, by: limit)

@@ -2,10 +2,13 @@ import HTMLRenderer
 import HTTPServer
 import ListModel
 
-/// `GET /`: the HTML index of all lists.
+/// `GET /`: the HTML index of all lists (with `--private`, of those the caller may read).
 enum IndexRoutes {
     static func register(on router: inout Router, context: ServerContext) {
-        router.get("/") { _ in page(context.registry.all()) }
+        router.get("/") { request in
+            let readable = try context.authorization.readableLists(request)
+            return page(context.registry.all().filter { readable($0.id) })
+        }
     }
 
     /// The index page listing `lists` with links.

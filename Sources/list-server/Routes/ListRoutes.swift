@@ -5,16 +5,18 @@ import ListModel
 /// `/lists` and `/lists/{id}`: the index, and whole-document create, read, patch and delete.
 enum ListRoutes {
     static func register(on router: inout Router, context: ServerContext) {
-        router.get("/lists") { request in index(request, context) }
+        router.get("/lists") { request in try index(request, context) }
         router.put("/lists/{id}") { request in try put(request, context) }
         router.get("/lists/{id}") { request in try get(request, context) }
         router.patch("/lists/{id}") { request in try patch(request, context) }
         router.delete("/lists/{id}") { request in try delete(request, context) }
     }
 
-    /// `GET /lists`: JSON by default, the HTML index for browsers.
-    static func index(_ request: Request, _ context: ServerContext) -> Response {
-        let lists = context.registry.all()
+    /// `GET /lists`: JSON by default, the HTML index for browsers; with `--private`, only the
+    /// lists the caller may read.
+    static func index(_ request: Request, _ context: ServerContext) throws -> Response {
+        let readable = try context.authorization.readableLists(request)
+        let lists = context.registry.all().filter { readable($0.id) }
         if Negotiation.prefersHTML(request) { return IndexRoutes.page(lists) }
         let entries: [JSONValue] = lists.map { snapshot in
             [
@@ -48,6 +50,7 @@ enum ListRoutes {
     /// `GET /lists/{id}`: the document for `Accept: application/json`, else the HTML page.
     static func get(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
+        let viewKey = try context.authorization.requireRead(request, list: id)
         guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
@@ -63,7 +66,7 @@ enum ListRoutes {
                 return response
             })
         }
-        return try PageRoutes.htmlPage(request, snapshot, context)
+        return try PageRoutes.htmlPage(request, snapshot, context, viewKey: viewKey)
     }
 
     /// `PATCH /lists/{id}`: an RFC 6902 patch applied atomically.

@@ -1,9 +1,10 @@
 import HTTPServer
 
-/// `GET /metrics`: Prometheus text exposition format, version 0.0.4.
+/// `GET /metrics`: Prometheus text exposition format, version 0.0.4; with `--private` it needs `admin`.
 enum MetricsRoutes {
     static func register(on router: inout Router, context: ServerContext) {
-        router.get("/metrics") { _ in
+        router.get("/metrics") { request in
+            try context.authorization.requireAdmin(request)
             var response = Response.text(context.metrics.prometheusText(prefix: "list_server_"))
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response

@@ -10,14 +10,15 @@ enum PageRoutes {
     }
 
     /// The HTML page: the first page, or with `after` the page after that cursor (the no-JS
-    /// "Load more" path).
-    static func htmlPage(_ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext) throws -> Response {
+    /// "Load more" path). A page opened with a view link carries its `viewKey` in that link.
+    static func htmlPage(_ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext,
+                         viewKey: String? = nil) throws -> Response {
         let query = try PageQuery(request)
         let etag = Conditional.etag(snapshot.version, variant: "html")
         if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
         let render = {
             let page = snapshot.list.page(after: query.after, limit: query.limit)
-            let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" }
+            let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
             let pageContext = PageContext(
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
                 cursor: snapshot.list.lastCursor(of: page)?.encoded)
@@ -28,7 +29,7 @@ enum PageRoutes {
             return response
         }
         // The first page of a version is what every visitor gets: build its answer once.
-        if query.after == nil { return Response(prepared: try snapshot.cache.firstPage(limit: query.limit, render)) }
+        if query.after == nil && viewKey == nil { return Response(prepared: try snapshot.cache.firstPage(limit: query.limit, render)) }
         return render()
     }
 
@@ -38,6 +39,7 @@ enum PageRoutes {
     /// the rows it holds (`until=`).
     static func rows(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
+        let viewKey = try context.authorization.requireRead(request, list: id)
         let query = try PageQuery(request)
         guard let snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
@@ -48,7 +50,7 @@ enum PageRoutes {
         let page = snapshot.list.page(after: query.after, limit: query.limit)
         var response: Response
         if html {
-            let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" }
+            let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
             response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
             SecurityHeaders.apply(to: &response)
         } else {
@@ -61,8 +63,13 @@ enum PageRoutes {
         }
         response.headers["ETag"] = etag
         if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
-        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" })
+        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) })
         return response
+    }
+
+    /// `&key=…` for the links of an answer to a view link (a checked key: URL-safe as it is).
+    static func keyParameter(_ viewKey: String?) -> String {
+        viewKey.map { "&key=\($0)" } ?? ""
     }
 
     /// `Link: rel="next"`, `Vary` and caching headers shared by every page answer.

@@ -1,0 +1,114 @@
+import Foundation
+import HTMLRenderer
+import HTTPServer
+import ListStore
+import Testing
+@testable import list_server
+
+/// Scoped access through the router, in process (the full matrix against a real server is
+/// Tests/integration/test_access.py).
+@Suite("Access through the routes")
+struct AccessRoutesTests {
+    private static let secret = Array("in-process secret, at least 32 bytes long".utf8)
+    private static let tokens = """
+        reader read:team-*
+        writer write:team-a
+        ops admin
+        """
+
+    private static func client(private isPrivate: Bool) throws -> RouterClient {
+        let settings = Settings(configuration: ServerConfiguration(), databasePath: ":memory:", token: "master",
+                                isPrivate: isPrivate, publicDirectory: nil, demo: false)
+        let store = try SQLiteStore(path: ":memory:")
+        let hub = LiveHub(renderer: HTMLRenderer())
+        let registry = try ListRegistry(store: store, publish: { hub.receive($0) })
+        let authorization = Authorization(master: "master", tokens: try TokenFile.parse(tokens), tokensPath: "unused",
+                                          isPrivate: isPrivate, viewLinkSecret: secret)
+        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
+                                    registry: registry, hub: hub, authorization: authorization)
+        let client = RouterClient(context: context)
+        for id in ["team-a", "team-b", "other"] {
+            try client.put("/lists/\(id)", json: #"{"title": "T", "sections": [{"key": "s", "rows": [{"key": "r1"}, {"key": "r2"}]}]}"#,
+                           headers: bearer("master"))
+        }
+        return client
+    }
+
+    private static func bearer(_ token: String) -> HTTPHeaders { ["Authorization": "Bearer \(token)"] }
+
+    @Test func writesNeedWriteOnTheList() throws {
+        let client = try Self.client(private: false)
+        let body = #"{"title": "New"}"#
+        #expect(try client.put("/lists/team-a", json: body).status == 401)
+        #expect(try client.put("/lists/team-a", json: body, headers: Self.bearer("nobody")).status == 401)
+        #expect(try client.put("/lists/team-a", json: body, headers: Self.bearer("reader")).status == 403)
+        #expect(try client.put("/lists/team-a", json: body, headers: Self.bearer("ops")).status == 403)
+        let wrongList = try client.put("/lists/team-b", json: body, headers: Self.bearer("writer"))
+        #expect(wrongList.status == 403)
+        #expect(wrongList.header("WWW-Authenticate") == #"Bearer realm="list-server", error="insufficient_scope", scope="write:team-b""#)
+        #expect(try client.put("/lists/team-a", json: body, headers: Self.bearer("writer")).status == 200)
+        #expect(try client.put("/lists/bad..id!", json: body, headers: Self.bearer("writer")).status == 400)
+        #expect(try client.put("/lists/team-a", json: body, headers: Self.bearer("master")).status == 200)
+    }
+
+    @Test func publicReadsIgnoreCredentials() throws {
+        let client = try Self.client(private: false)
+        #expect(try client.get("/lists/other", accept: "application/json").status == 200)
+        #expect(try client.send(.get, "/lists/other?key=junk").status == 200)
+        #expect(try client.send(.get, "/lists/other", headers: Self.bearer("nobody")).status == 200)
+        #expect(try client.get("/metrics").status == 200)
+    }
+
+    @Test func privateReadsNeedReadOrTheListsViewLink() throws {
+        let client = try Self.client(private: true)
+        #expect(try client.get("/lists/team-a").status == 401)
+        #expect(try client.send(.get, "/lists/team-a", headers: Self.bearer("reader")).status == 200)
+        #expect(try client.send(.get, "/lists/other", headers: Self.bearer("reader")).status == 403)
+        #expect(try client.send(.get, "/lists/nope", headers: Self.bearer("writer")).status == 403)
+        #expect(try client.send(.get, "/lists/team-nope", headers: Self.bearer("reader")).status == 404)
+
+        let links = ViewLinks(secret: Self.secret)
+        let key = links.key(for: "other", expiry: Int(Date().timeIntervalSince1970) + 60)
+        #expect(try client.send(.get, "/lists/other?key=\(key)").status == 200)
+        #expect(try client.send(.get, "/lists/other/rows?key=\(key)").status == 200)
+        #expect(try client.send(.get, "/lists/team-a?key=\(key)").status == 403)
+        #expect(try client.send(.get, "/lists/other?key=\(links.key(for: "other", expiry: 1))").status == 403)
+        #expect(try client.send(.delete, "/lists/other?key=\(key)").status == 401)
+    }
+
+    @Test func privateIndexesShowOnlyReadableLists() throws {
+        let client = try Self.client(private: true)
+        #expect(try client.get("/lists").status == 401)
+        #expect(try client.send(.get, "/lists", headers: Self.bearer("reader")).body.contains(#""id":"team-b""#))
+        #expect(!(try client.send(.get, "/lists", headers: Self.bearer("reader")).body.contains(#""id":"other""#)))
+        #expect(try client.send(.get, "/lists", headers: Self.bearer("ops")).body == #"{"lists":[]}"#)
+        let page = try client.send(.get, "/", headers: Self.bearer("writer")).body
+        #expect(page.contains("/lists/team-a") && !page.contains("/lists/team-b"))
+    }
+
+    @Test func privateMetricsNeedAdmin() throws {
+        let client = try Self.client(private: true)
+        #expect(try client.get("/metrics").status == 401)
+        #expect(try client.send(.get, "/metrics", headers: Self.bearer("reader")).status == 403)
+        #expect(try client.send(.get, "/metrics", headers: Self.bearer("ops")).status == 200)
+        #expect(try client.get("/healthz").status == 200)
+        #expect(try client.get("/openapi.json").status == 200)
+        #expect(try client.get("/assets/list.js").status == 200)
+    }
+
+    @Test func aViewLinkPageCarriesItsKeyInItsNextLink() throws {
+        let client = try Self.client(private: true)
+        let created = try client.send(.post, "/lists/team-a/links?expires=60", headers: Self.bearer("writer"))
+        #expect(created.status == 201)
+        let url = try #require(created.body.split(separator: "\"").dropFirst(3).first.map(String.init))
+        #expect(url.hasPrefix("/lists/team-a?key="))
+        let key = String(url.split(separator: "=").last!)
+        let page = try client.send(.get, url + "&limit=1")
+        #expect(page.status == 200)
+        #expect(page.body.contains("limit=1&amp;key=\(key)"))
+        #expect(page.header("Link")?.contains("key=\(key)") == true)
+        // The key-less first page is still what every token holder gets.
+        let plain = try client.send(.get, "/lists/team-a?limit=1", headers: Self.bearer("reader"))
+        #expect(!plain.body.contains("key="))
+    }
+}

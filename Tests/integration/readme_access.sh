@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Keeps the README's "Sharing and access" transcript true: writes its tokens.txt (the output of
+# its `cat tokens.txt`), starts the server with the flags of its `scripts/run` line, runs each
+# curl command and compares the output (view-link keys and expiry times aside).
+source "$(dirname "$0")/lib.sh"
+
+/usr/bin/python3 - "$LIST_SERVER_ROOT/README.md" "$TEST_TMP" <<'PY'
+import sys
+readme, out = open(sys.argv[1]).read(), sys.argv[2]
+section = readme.split("## Sharing and access", 1)[1].split("\n## ", 1)[0]
+count = 0
+for block in (part.split("```", 1)[0] for part in section.split("```console\n")[1:]):
+    lines, i = block.split("\n"), 0
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            i += 1
+            continue
+        command = [lines[i][2:]]
+        i += 1
+        while command[-1].endswith("\\") and i < len(lines):
+            command.append(lines[i])
+            i += 1
+        output = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            output.append(lines[i])
+            i += 1
+        count += 1
+        open(f"{out}/cmd-{count}", "w").write("\n".join(command) + "\n")
+        open(f"{out}/expected-{count}", "w").write("\n".join(output).rstrip("\n") + "\n")
+PY
+
+check "the section starts with cat tokens.txt" eq "$(cat "$TEST_TMP/cmd-1")" "cat tokens.txt"
+check "then scripts/run with flags" contains "$(cat "$TEST_TMP/cmd-2")" "scripts/run "
+cp "$TEST_TMP/expected-1" "$TEST_TMP/tokens.txt"
+cd "$TEST_TMP" || exit 1
+read -r -a flags <<<"$(sed 's/^scripts\/run //' "$TEST_TMP/cmd-2")"
+start_server "${flags[@]}"
+
+normalised() {
+    sed -e 's/key=[A-Za-z0-9._-]*/key=(key)/g' -e 's/"expires":"[^"]*"/"expires":"(time)"/g' "$1"
+}
+
+commands=$(ls "$TEST_TMP"/cmd-* | wc -l)
+check "the section shows at least 6 commands" eval '[ "$commands" -ge 6 ]'
+for n in $(seq 3 "$commands"); do
+    sed -i "s|http://127.0.0.1:8080|$BASE_URL|g" "$TEST_TMP/cmd-$n"
+    bash "$TEST_TMP/cmd-$n" 2>/dev/null >"$TEST_TMP/actual-$n"
+    echo >>"$TEST_TMP/actual-$n"
+    check "README access command $n ($(head -1 "$TEST_TMP/cmd-$n" | head -c 70 | sed "s|$BASE_URL||"))" \
+        eq "$(normalised "$TEST_TMP/actual-$n")" "$(normalised "$TEST_TMP/expected-$n")"
+done
+
+# The view link the README made opens the private list, and its shape is the one shown.
+link=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$TEST_TMP/actual-$commands")
+check "the README's view link has the documented shape" eval '[[ "$link" =~ ^/lists/groceries\?key=[0-9]+\.[A-Za-z0-9_-]{43}$ ]]'
+http GET "$link"
+check "and opens the private list" eq "$STATUS" 200
+http GET /lists/groceries
+check "which without the key is 401" eq "$STATUS" 401
+stop_server
+finish
