@@ -81,6 +81,11 @@ struct ListServerCommand: ParsableCommand {
     var maxSubscribers = 20_000
 
     @Option(help: ArgumentHelp(
+        "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
+        valueName: "name"))
+    var instance: String?
+
+    @Option(help: ArgumentHelp(
         "Seconds a request head may take from its first byte (a new connection's first one: from connecting); slower clients are disconnected. 0: no limit.",
         valueName: "seconds"))
     var headerTimeout = 10.0
@@ -112,6 +117,9 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        if let instance, !Settings.isValidInstanceName(instance) {
+            throw ValidationError("--instance \(instance): 1 to 32 of A-Za-z0-9_-.")
+        }
         for origin in corsOrigins where !CORSOrigin.isValid(origin) {
             throw ValidationError("--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
@@ -140,7 +148,7 @@ struct ListServerCommand: ParsableCommand {
         let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
                                 isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
-                                maxSubscribers: maxSubscribers)
+                                maxSubscribers: maxSubscribers, instanceName: instance)
         try App(settings: settings).run()
     }
 }

@@ -45,11 +45,11 @@ def server_binary(path=None):
 
 
 class Server:
-    """A list-server process on 127.0.0.1 with an in-memory store."""
+    """A list-server process on 127.0.0.1 with an in-memory store (or the store `db` names)."""
 
-    def __init__(self, binary=None, extra=()):
+    def __init__(self, binary=None, extra=(), db=":memory:"):
         self.log_file = tempfile.NamedTemporaryFile(prefix="list-server-bench-", suffix=".log", delete=False)
-        args = [server_binary(binary), "--port", "0", "--db", ":memory:", "--quiet", *extra]
+        args = [server_binary(binary), "--port", "0", "--db", db, "--quiet", *extra]
         self.process = subprocess.Popen(args, stdout=self.log_file, stderr=subprocess.STDOUT)
         self.port = None
         deadline = time.time() + 60

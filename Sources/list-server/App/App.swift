@@ -54,7 +54,8 @@ struct App {
     private func openLists() throws -> (any Store, ListRegistry, LiveHub, StoreFollower) {
         let store: any Store
         let registry: ListRegistry
-        let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(maxSubscribers: settings.maxSubscribers))
+        let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(
+            maxSubscribers: settings.maxSubscribers, subscriptionPrefix: settings.instanceName))
         do {
             store = try StoreLocation.open(settings.databasePath)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })

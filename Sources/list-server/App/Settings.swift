@@ -23,4 +23,12 @@ struct Settings: Sendable {
     var maxRows: Int = 1_000_000
     /// Most open `/events` streams.
     var maxSubscribers: Int = 20_000
+    /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
+    var instanceName: String? = nil
+
+    /// 1 to 32 characters of `A-Za-z0-9_-` (no dot: the dot ends it in a subscription id).
+    static func isValidInstanceName(_ name: String) -> Bool {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-".utf8)
+        return (1...32).contains(name.utf8.count) && name.utf8.allSatisfy(allowed.contains)
+    }
 }

@@ -31,7 +31,7 @@ extension LiveHub {
     /// - Parameter beforeRegistering: runs after the first events are made, before the
     ///   subscriber is registered (tests land writes there).
     func attach(_ request: SubscribeRequest, to stream: ResponseStream, beforeRegistering: () -> Void = {}) {
-        let id = SubscriptionID.make()
+        let id = SubscriptionID.make(prefix: limits.subscriptionPrefix)
         let reserved = directory.withLock { directory -> Bool in
             guard directory.subscriberCount < limits.maxSubscribers else { return false }
             directory.subscriberCount += 1

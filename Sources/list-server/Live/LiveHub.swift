@@ -36,6 +36,9 @@ final class LiveHub: Sendable {
         var idleChannelSeconds = 60.0
         /// Changes waiting for publication per list beyond which updates are merged into one event.
         var maxPendingChanges = 16
+        /// Put with a dot in front of every subscription id (`--instance`), so that a load
+        /// balancer can route `…/more` to the instance holding the stream.
+        var subscriptionPrefix: String? = nil
     }
 
     /// Which lists are watched, which channel each subscription is on, and the counters.
@@ -104,14 +107,15 @@ final class LiveHub: Sendable {
     func stop() { running.store(false, ordering: .relaxed) }
 }
 
-/// Random ids for subscriptions: 128 bits, hex.
+/// Random ids for subscriptions: 128 bits, hex, after `prefix` and a dot when there is one.
 enum SubscriptionID {
-    static func make() -> String {
+    static func make(prefix: String? = nil) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
+        let random = (0..<2).map { _ in
             let word = generator.next() as UInt64
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
+        return prefix.map { "\($0).\(random)" } ?? random
     }
 }
