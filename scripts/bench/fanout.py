@@ -47,6 +47,9 @@ class FloorServer:
         return self
 
     def __exit__(self, *exc):
+        self.stop()
+
+    def stop(self):
         self.process.kill()
         self.process.wait()
 

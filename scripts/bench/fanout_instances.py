@@ -2,7 +2,7 @@
 """Fan-out on several instances sharing one PostgreSQL: 15,000 subscribers on each (issue 14).
 
     scripts/bench/fanout_instances.py [--instances 3] [--subscribers 15000] [--writes 5]
-                                      [--rows 1000] [--bin PATH]
+                                      [--rows 1000] [--bin PATH] [--floor]
 
 Starts a private PostgreSQL (scripts/pg-cluster) and `--instances` list-servers on it, each on
 its own port (`--max-subscribers 20000`). PUTs a list of 10 x ROWS rows on the first, then opens
@@ -12,6 +12,11 @@ the window, sent to the first instance: the others get them through PostgreSQL (
 Per write and instance: delivered count and arrival p50/p99/max (kernel receive timestamp of
 each subscriber's patch, from just before the write was sent; the clocks are the same machine's),
 and when the write was answered. Per instance: VmRSS before and after connecting, per subscriber.
+
+`--floor` runs the same with fanout.py's floor server (scripts/bench/floor_server.c: the kernel's
+send of one event to every subscriber from 2 threads, nothing else) in place of each instance,
+and no PostgreSQL: each write is one PUT to every floor server, sent back to back, timed from
+just before the first. Run it beside a list-server run to see what the machine itself allows.
 """
 import argparse
 import json
@@ -23,6 +28,7 @@ import tempfile
 import time
 
 import benchlib
+import fanout
 import livebench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -63,27 +69,33 @@ def main():
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between writes")
     parser.add_argument("--rows", type=int, default=1000, help="rows per section (10 sections)")
     parser.add_argument("--bin", help="list-server binary (default $LIST_SERVER_BIN or .build/release)")
+    parser.add_argument("--floor", action="store_true", help="floor servers in place of list-server and PostgreSQL")
     parser.add_argument("--child", nargs=3, metavar=("PORT", "COUNT", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(int(args.child[0]), int(args.child[1]), args.child[2])
         return
-    benchlib.header(f"fan-out on {args.instances} instances sharing PostgreSQL, {args.subscribers} view=html "
-                    f"subscribers each (one client process per instance), {args.writes} row replaces sent to the first")
+    what = "floor servers (C, 2 threads each)" if args.floor else "list-server instances sharing PostgreSQL"
+    benchlib.header(f"fan-out on {args.instances} {what}, {args.subscribers} view=html subscribers each (one client "
+                    f"process per instance), {args.writes} writes" + (" (one PUT to each)" if args.floor else " sent to the first"))
     folder = tempfile.mkdtemp(prefix="list-bench-pg-", dir="/tmp")
     os.chmod(folder, 0o755)
     pg = os.path.join(folder, "pg")
     servers, clients = [], []
     try:
-        url = subprocess.run([os.path.join(ROOT, "scripts", "pg-cluster"), "start", pg, "--owner", str(os.getpid())],
-                             check=True, capture_output=True, text=True).stdout.strip()
-        password = open(os.path.join(pg, "password")).read().strip()
-        os.environ["PGPASSWORD"] = password
-        url = url.replace(f":{password}@", "@")
-        servers = [benchlib.Server(args.bin, ["--max-subscribers", "20000"], db=url) for _ in range(args.instances)]
-        conn = servers[0].connection()
-        _, size = benchlib.put_list(conn, "bench", benchlib.make_document(10, args.rows))
-        conn.close()
+        if args.floor:
+            servers = [fanout.FloorServer(2) for _ in range(args.instances)]
+            size = 0
+        else:
+            url = subprocess.run([os.path.join(ROOT, "scripts", "pg-cluster"), "start", pg, "--owner", str(os.getpid())],
+                                 check=True, capture_output=True, text=True).stdout.strip()
+            password = open(os.path.join(pg, "password")).read().strip()
+            os.environ["PGPASSWORD"] = password
+            url = url.replace(f":{password}@", "@")
+            servers = [benchlib.Server(args.bin, ["--max-subscribers", "20000"], db=url) for _ in range(args.instances)]
+            conn = servers[0].connection()
+            _, size = benchlib.put_list(conn, "bench", benchlib.make_document(10, args.rows))
+            conn.close()
         time.sleep(1.0)
         rss_before = [server.rss_kib() for server in servers]
         path = "/lists/bench/events?view=html&limit=50"
@@ -104,7 +116,7 @@ def main():
                          f"{rss_after[index] / 1024:.1f} MiB: {per:.2f} KiB per subscriber")
         benchlib.log(f"   list of 10 x {args.rows} rows ({size} bytes of JSON); "
                      f"{args.instances * args.subscribers} subscribers connected in {connect_seconds:.1f} s; {benchlib.uptime()}")
-        writer = livebench.Writer(servers[0].port, "bench")
+        writers = [livebench.Writer(server.port, "bench") for server in (servers if args.floor else servers[:1])]
         version = 1
         per_instance = [[] for _ in servers]
         answers = []
@@ -113,17 +125,19 @@ def main():
             row = (5 + 7 * write) % 50
             wall0 = time.time_ns()
             t0 = time.perf_counter()
-            writer.send_replace(f"r{row}", row, f"write {version}")
+            for writer in writers:
+                writer.send_replace(f"r{row}", row, f"write {version}")
             for client in clients:
                 client.stdin.write(f"write {version} {wall0}\n")
                 client.stdin.flush()
-            writer.sock.setblocking(True)
-            answer = None
-            while answer is None:
-                answer = writer.receive()
+            for writer in writers:
+                writer.sock.setblocking(True)
+                answer = None
+                while answer is None:
+                    answer = writer.receive()
+                if answer != (200, version):
+                    raise RuntimeError(f"write answered {answer}, expected (200, {version})")
             answers.append(time.perf_counter() - t0)
-            if answer != (200, version):
-                raise RuntimeError(f"write answered {answer}, expected (200, {version})")
             line = []
             for index, client in enumerate(clients):
                 result = json.loads(client.stdout.readline())
@@ -138,7 +152,7 @@ def main():
         med, p = benchlib.median, benchlib.percentile
         for index, results in enumerate(per_instance):
             delivered = sum(r["delivered"] for r in results)
-            benchlib.log(f"   instance {index + 1}{' (written to)' if index == 0 else ''}: delivered {delivered}/"
+            benchlib.log(f"   instance {index + 1}{' (written to)' if index == 0 and not args.floor else ''}: delivered {delivered}/"
                          f"{args.subscribers * len(results)}; arrival p50 {benchlib.ms(med([p(r['arrival'], .5) for r in results]))}, "
                          f"p99 {benchlib.ms(med([p(r['arrival'], .99) for r in results]))}, "
                          f"max {benchlib.ms(med([max(r['arrival']) for r in results]))}; "
@@ -155,7 +169,8 @@ def main():
                     client.wait()
         for server in servers:
             server.stop()
-        subprocess.run([os.path.join(ROOT, "scripts", "pg-cluster"), "destroy", pg], capture_output=True)
+        if not args.floor:
+            subprocess.run([os.path.join(ROOT, "scripts", "pg-cluster"), "destroy", pg], capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
 
 
