@@ -11,7 +11,6 @@ import json
 import os
 import random
 import subprocess
-import time
 
 import livetest
 
@@ -80,16 +79,6 @@ def document(server, list_id):
     if status != 200:
         raise RuntimeError(f"GET /lists/{list_id}: {status} {body[:200]!r}")
     return livetest.etag_version(headers), json.loads(body)
-
-
-def wait_for(predicate, timeout=30, interval=0.05):
-    """Polls `predicate` until it is true; returns whether it became true in time."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()
 
 
 def subscribe(server, list_id, view="json", query="", last_event_id=None):

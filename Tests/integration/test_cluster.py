@@ -11,7 +11,8 @@ import threading
 
 import clusterlib
 import livetest
-from clusterlib import document, request, subscribe, wait_for
+from clusterlib import document, request, subscribe
+from testkit import wait_until
 
 checks = livetest.Checks("cluster")
 SEED = 1111
@@ -93,7 +94,7 @@ def test_concurrent_writes_converge(servers):
     checks.equal("every accepted write got its own version, consecutive from 2", sorted(accepted),
                  list(range(2, 2 + len(accepted))))
     final = 1 + len(accepted)
-    reached = wait_for(lambda: all(document(server, "shared")[0] == final for server in servers), timeout=20)
+    reached = wait_until(lambda: all(document(server, "shared")[0] == final for server in servers), timeout=20)
     checks.check("every instance reaches the last version by itself", reached,
                  [document(server, "shared")[0] for server in servers])
     finals = [document(server, "shared")[1] for server in servers]
