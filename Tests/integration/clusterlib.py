@@ -53,6 +53,22 @@ def instances(url, count, *flags):
     return [livetest.Server(*flags, db=url) for _ in range(count)]
 
 
+def run_on_cluster(checks, tests, count=3):
+    """Runs (description, function(servers, postgres)) pairs on `count` instances of one fresh
+    PostgreSQL, stops them all after, and exits with the summary's status."""
+    postgres = Postgres()
+    servers = []
+    try:
+        servers = instances(postgres.url, count)
+        for description, function in tests:
+            checks.run(description, function, servers, postgres)
+    finally:
+        for server in servers:
+            server.stop()
+        postgres.destroy()
+    raise SystemExit(checks.summary())
+
+
 def request(server, method, path, body=None, headers=None, timeout=20):
     """One request on a new connection: (status, lowercased headers, body bytes). Raises OSError
     when the instance cannot be reached (or does not answer within `timeout`)."""

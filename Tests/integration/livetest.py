@@ -261,6 +261,36 @@ class LiveDoc:
         return True
 
 
+def window_query(doc):
+    """The query naming `doc`'s window: `until=` its cursor, else `limit=0` (no rows)."""
+    until = doc.get("until")
+    return f"until={until}" if until is not None else "limit=0"
+
+
+def subscribe_window(server, list_id, view, query, headers=None):
+    """A LiveDoc on `/lists/ID/events?view=VIEW&QUERY` (ids not strict: a `more` patch carries the
+    current version again)."""
+    return LiveDoc(EventStream(server, f"/lists/{list_id}/events?view={view}&{query}", headers=headers), strict_ids=False)
+
+
+def fresh_window(server, list_id, view, doc, timeout=10):
+    """The reset document of a new subscription with the same window as `doc`, or None."""
+    live = subscribe_window(server, list_id, view, window_query(doc))
+    ok = live.wait_until(lambda _: True, timeout=timeout)
+    live.stream.close()
+    return live.doc if ok else None
+
+
+class WindowSubscriber:
+    """A named subscription to a window, waited on until its first document arrived."""
+
+    def __init__(self, server, list_id, view, name, query):
+        self.name = name
+        self.query = query
+        self.live = subscribe_window(server, list_id, view, query)
+        self.live.wait_until(lambda doc: True, timeout=10)
+
+
 def first_events(stream, count=2, timeout=20):
     return [stream.next(timeout) for _ in range(count)]
 

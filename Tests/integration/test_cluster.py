@@ -18,7 +18,7 @@ checks = livetest.Checks("cluster")
 SEED = 1111
 
 
-def test_made_on_one_served_by_all(servers):
+def test_made_on_one_served_by_all(servers, _postgres):
     gen = livetest.Generator(random.Random(SEED), prefix="m")
     made = gen.document(sections=3, rows=30)
     status, headers, _ = request(servers[0], "PUT", "/lists/made", made)
@@ -66,7 +66,7 @@ def writer(server, name, rng, answers, count):
         answers.append((kind, status, livetest.etag_version(headers), body[:200]))
 
 
-def test_concurrent_writes_converge(servers):
+def test_concurrent_writes_converge(servers, _postgres):
     sections = [{"key": key, "header": key.upper(), "rows": [{"key": f"{key}0", "cells": {"name": key}}]}
                 for key in ("a", "b", "c")]
     base = {"title": "Shared", "columns": [{"key": "name"}, {"key": "pop", "kind": "number"}], "sections": sections}
@@ -113,7 +113,7 @@ def test_concurrent_writes_converge(servers):
         stream.close()
 
 
-def test_same_if_match_one_wins(servers):
+def test_same_if_match_one_wins(servers, _postgres):
     request(servers[0], "PUT", "/lists/race", {"title": "Race", "columns": [{"key": "name"}], "sections": []})
     outcomes = []
     for round in range(20):
@@ -141,21 +141,11 @@ def test_same_if_match_one_wins(servers):
 
 
 def main():
-    postgres = clusterlib.Postgres()
-    servers = []
-    try:
-        servers = clusterlib.instances(postgres.url, 3)
-        for description, function in [
-            ("a list made on one instance is served by the others", test_made_on_one_served_by_all),
-            ("concurrent writes on every instance converge", test_concurrent_writes_converge),
-            ("the same If-Match on two instances: one wins", test_same_if_match_one_wins),
-        ]:
-            checks.run(description, function, servers)
-    finally:
-        for server in servers:
-            server.stop()
-        postgres.destroy()
-    raise SystemExit(checks.summary())
+    clusterlib.run_on_cluster(checks, [
+        ("a list made on one instance is served by the others", test_made_on_one_served_by_all),
+        ("concurrent writes on every instance converge", test_concurrent_writes_converge),
+        ("the same If-Match on two instances: one wins", test_same_if_match_one_wins),
+    ])
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@ def appender(servers, start, name, acknowledged, stop):
             acknowledged.append((key, livetest.etag_version(headers)))
 
 
-def test_kill9(servers, url):
+def test_kill9(servers, postgres):
+    url = postgres.url
     request(servers[0], "PUT", "/lists/durable", LIST)
     victim = servers[2]
     stream, live = subscribe(victim, "durable", "json")
@@ -128,17 +129,10 @@ def test_postgres_restart(servers, postgres):
 
 
 def main():
-    postgres = clusterlib.Postgres()
-    servers = []
-    try:
-        servers = clusterlib.instances(postgres.url, 3)
-        checks.run("kill -9 of an instance in the middle of writes", test_kill9, servers, postgres.url)
-        checks.run("PostgreSQL stopped and started again", test_postgres_restart, servers, postgres)
-    finally:
-        for server in servers:
-            server.stop()
-        postgres.destroy()
-    raise SystemExit(checks.summary())
+    clusterlib.run_on_cluster(checks, [
+        ("kill -9 of an instance in the middle of writes", test_kill9),
+        ("PostgreSQL stopped and started again", test_postgres_restart),
+    ])
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ import re
 import sys
 import threading
 
-from livetest import (Checks, EventStream, Generator, LiveDoc, Server, first_difference, main, row_keys, short,
-                      view_row_keys)
+from livetest import (Checks, EventStream, Generator, LiveDoc, Server, WindowSubscriber, first_difference, fresh_window,
+                      main, row_keys, short, subscribe_window, view_row_keys, window_query)
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261123
 checks = Checks("test_live_html")
@@ -25,30 +25,16 @@ LIST = "live-html"
 
 
 def subscribe(server, query, headers=None):
-    stream = EventStream(server, f"/lists/{LIST}/events?view=html&{query}", headers=headers)
-    live = LiveDoc(stream, strict_ids=False)  # a `more` patch carries the current version again
-    return live
-
-
-def window_query(view):
-    until = view.get("until")
-    return f"until={until}" if until is not None else "limit=0"
+    return subscribe_window(server, LIST, "html", query, headers)
 
 
 def fresh_view(server, view):
     """The reset document of a new subscription with the same window as `view`."""
-    live = subscribe(server, window_query(view))
-    ok = live.wait_until(lambda doc: True, timeout=10)
-    live.stream.close()
-    return live.doc if ok else None
+    return fresh_window(server, LIST, "html", view)
 
 
-class Subscriber:
-    def __init__(self, server, name, query):
-        self.name = name
-        self.query = query
-        self.live = subscribe(server, query)
-        self.live.wait_until(lambda doc: True, timeout=10)
+def Subscriber(server, name, query):  # noqa: N802 (reads like the class it makes)
+    return WindowSubscriber(server, LIST, "html", name, query)
 
 
 def check_prefix(subscriber, doc, problems, step):

@@ -14,7 +14,8 @@ import json
 import random
 import sys
 
-from livetest import Checks, EventStream, Generator, LiveDoc, Server, first_difference, main, row_keys
+from livetest import (Checks, Generator, Server, WindowSubscriber, first_difference, fresh_window, main, row_keys,
+                      subscribe_window, window_query)
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261124
 checks = Checks("test_live_json_window")
@@ -22,26 +23,15 @@ LIST = "live-json-window"
 
 
 def subscribe(server, query, headers=None):
-    live = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=json&{query}", headers=headers), strict_ids=False)
-    return live
-
-
-def window_query(doc):
-    return f"until={doc['until']}" if doc.get("until") is not None else "limit=0"
+    return subscribe_window(server, LIST, "json", query, headers)
 
 
 def fresh_doc(server, doc):
-    live = subscribe(server, window_query(doc))
-    ok = live.wait_until(lambda d: True, timeout=10)
-    live.stream.close()
-    return live.doc if ok else None
+    return fresh_window(server, LIST, "json", doc)
 
 
-class Subscriber:
-    def __init__(self, server, name, query):
-        self.name = name
-        self.live = subscribe(server, query)
-        self.live.wait_until(lambda doc: True, timeout=10)
+def Subscriber(server, name, query):  # noqa: N802 (reads like the class it makes)
+    return WindowSubscriber(server, LIST, "json", name, query)
 
 
 def check_window(subscriber, doc, problems, step):
