@@ -285,13 +285,14 @@ class FixtureServer:
             self.delays[prefix] = seconds
 
     def wait_stream(self, index, timeout=5):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
+        """The `index`th stream (from 0) once the client opened it."""
+        def opened():
             with self.lock:
-                if len(self.streams) > index:
-                    return self.streams[index]
-            time.sleep(0.01)
-        raise AssertionError(f"stream #{index} never opened ({len(self.streams)} opened)")
+                return self.streams[index] if len(self.streams) > index else None
+        stream = wait_until(opened, timeout, 0.01)
+        if stream is None:
+            raise AssertionError(f"stream #{index} never opened ({len(self.streams)} opened)")
+        return stream
 
     # -- serving ---------------------------------------------------------------------------
 

@@ -13,11 +13,10 @@ import json
 import os
 import re
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RealListServer, check, equal, run  # noqa: E402
+from harness import RealListServer, check, equal, run, wait_until  # noqa: E402
 
 CONFIG = {"reconnectBase": 100, "retryBase": 50, "animationMs": 60}
 TOKEN = "browser-" + os.urandom(12).hex()
@@ -44,21 +43,13 @@ def view_link(server):
 
 def scroll_to_end(browser, budget=60):
     """Jumps to the bottom until the pagination body is gone."""
-    deadline = time.time() + budget
-    while time.time() < deadline:
-        if browser.js("""window.scrollTo(0, document.documentElement.scrollHeight);
-                         return !document.querySelector('table.list > tbody.pagination')"""):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"the end was not reached in {budget} s ({len(browser.js(KEYS_JS))} rows)")
+    if not wait_until(lambda: browser.js("""window.scrollTo(0, document.documentElement.scrollHeight);
+                                          return !document.querySelector('table.list > tbody.pagination')"""), budget):
+        raise AssertionError(f"the end was not reached in {budget} s ({len(browser.js(KEYS_JS))} rows)")
 
 
 def wait_keys(browser, expected, what):
-    deadline = time.time() + 5
-    while time.time() < deadline:
-        if browser.js(KEYS_JS) == expected:
-            return
-        time.sleep(0.02)
+    wait_until(lambda: browser.js(KEYS_JS) == expected, 5, 0.02)
     equal(browser.js(KEYS_JS), expected, what)
 
 

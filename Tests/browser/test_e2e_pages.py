@@ -5,11 +5,10 @@ page have a level-one heading, declare an icon the server serves, and leave the 
 """
 import re
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RealListServer, check, equal, run  # noqa: E402
+from harness import RealListServer, check, equal, run, wait_until  # noqa: E402
 
 
 def icon_requests(server):
@@ -18,9 +17,7 @@ def icon_requests(server):
 
 def wait_for_icon(server, count):
     """Waits (up to 5 s) until the server has answered `count` icon requests; returns them."""
-    deadline = time.time() + 5
-    while len(icon_requests(server)) < count and time.time() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(icon_requests(server)) >= count, 5)
     return icon_requests(server)
 
 

@@ -10,9 +10,8 @@ import json
 import signal
 import sys
 import threading
-import time
 
-from livetest import Checks, Server  # the one harness (Tests/testkit.py)
+from livetest import Checks, Server, wait_until  # the one harness (Tests/testkit.py)
 
 ROUNDS = 3
 WRITERS = 3
@@ -56,9 +55,7 @@ for round_number in range(ROUNDS):
     for thread in threads:
         thread.start()
     # Kill once a good number of writes went through, so the kill lands mid-stream.
-    deadline = time.time() + 30
-    while len(acknowledged) < 150 and time.time() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: len(acknowledged) >= 150, 30, 0.01)
     server.stop(signal.SIGKILL)
     stop.set()
     for thread in threads:
