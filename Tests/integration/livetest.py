@@ -267,27 +267,55 @@ def window_query(doc):
     return f"until={until}" if until is not None else "limit=0"
 
 
-def subscribe_window(server, list_id, view, query, headers=None):
-    """A LiveDoc on `/lists/ID/events?view=VIEW&QUERY` (ids not strict: a `more` patch carries the
-    current version again)."""
-    return LiveDoc(EventStream(server, f"/lists/{list_id}/events?view={view}&{query}", headers=headers), strict_ids=False)
+class Windows:
+    """Subscriptions to windows of one list in one view (`json` or `html`)."""
 
+    def __init__(self, list_id, view):
+        self.list_id = list_id
+        self.view = view
 
-def fresh_window(server, list_id, view, doc, timeout=10):
-    """The reset document of a new subscription with the same window as `doc`, or None."""
-    live = subscribe_window(server, list_id, view, window_query(doc))
-    ok = live.wait_until(lambda _: True, timeout=timeout)
-    live.stream.close()
-    return live.doc if ok else None
+    def subscribe(self, server, query, headers=None):
+        """A LiveDoc on `/lists/ID/events?view=VIEW&QUERY` (ids not strict: a `more` patch carries
+        the current version again)."""
+        path = f"/lists/{self.list_id}/events?view={self.view}&{query}"
+        return LiveDoc(EventStream(server, path, headers=headers), strict_ids=False)
+
+    def fresh(self, server, doc, timeout=10):
+        """The reset document of a new subscription with the same window as `doc`, or None."""
+        live = self.subscribe(server, window_query(doc))
+        ok = live.wait_until(lambda _: True, timeout=timeout)
+        live.stream.close()
+        return live.doc if ok else None
+
+    def subscriber(self, server, name, query):
+        return WindowSubscriber(self.subscribe(server, query), name, query)
+
+    def grow(self, server, subscriber, limit, problems, step):
+        """POST …/more and wait for the rows to arrive in the stream; returns the answer (None
+        when not 202). What goes wrong is appended to `problems`, named by `step`."""
+        live = subscriber.live
+        status, _, body = server.request(
+            "POST", f"/lists/{self.list_id}/subscriptions/{live.subscription}/more?limit={limit}")
+        if status != 202:
+            problems.append(f"step {step}: more for {subscriber.name} answered {status} {body[:200]!r}")
+            return None
+        answer = json.loads(body)
+        if self.view == "html" and "state" in server.get_list(self.list_id)[1]:
+            return answer  # the view shows the status, not rows; the window still grew
+        if not live.wait_until(lambda doc: len(row_keys(doc)) == answer["rows"] and doc["more"] == answer["more"],
+                               timeout=10):
+            problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
+                            f"(has {len(row_keys(live.doc))}, more={live.doc['more']})")
+        return answer
 
 
 class WindowSubscriber:
     """A named subscription to a window, waited on until its first document arrived."""
 
-    def __init__(self, server, list_id, view, name, query):
+    def __init__(self, live, name, query):
         self.name = name
         self.query = query
-        self.live = subscribe_window(server, list_id, view, query)
+        self.live = live
         self.live.wait_until(lambda doc: True, timeout=10)
 
 

@@ -16,25 +16,14 @@ import re
 import sys
 import threading
 
-from livetest import (Checks, EventStream, Generator, LiveDoc, Server, WindowSubscriber, first_difference, fresh_window,
-                      main, row_keys, short, subscribe_window, view_row_keys, window_query)
+from livetest import (Checks, EventStream, Generator, LiveDoc, Server, Windows, first_difference,
+                      main, row_keys, short, view_row_keys, window_query)
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261123
 checks = Checks("test_live_html")
 LIST = "live-html"
-
-
-def subscribe(server, query, headers=None):
-    return subscribe_window(server, LIST, "html", query, headers)
-
-
-def fresh_view(server, view):
-    """The reset document of a new subscription with the same window as `view`."""
-    return fresh_window(server, LIST, "html", view)
-
-
-def Subscriber(server, name, query):  # noqa: N802 (reads like the class it makes)
-    return WindowSubscriber(server, LIST, "html", name, query)
+WINDOWS = Windows(LIST, "html")
+subscribe, fresh_view, Subscriber, grow = WINDOWS.subscribe, WINDOWS.fresh, WINDOWS.subscriber, WINDOWS.grow
 
 
 def check_prefix(subscriber, doc, problems, step):
@@ -92,23 +81,6 @@ def drive(server, gen, count, subscribers, label, more_every=0):
                  "\n     ".join(prefix[:5]))
     checks.check(f"{label}: every patched view equals a fresh subscription's reset with the same window", not fresh,
                  "\n     ".join(fresh[:5]))
-
-
-def grow(server, subscriber, limit, problems, step):
-    """POST …/more and wait for the rows to arrive in the stream. Returns the answer."""
-    live = subscriber.live
-    status, _, body = server.request("POST", f"/lists/{LIST}/subscriptions/{live.subscription}/more?limit={limit}")
-    if status != 202:
-        problems.append(f"step {step}: more for {subscriber.name} answered {status} {body[:200]!r}")
-        return None
-    answer = json.loads(body)
-    if "state" in server.get_list(LIST)[1]:
-        return answer  # the view shows the status, not rows; the window still grew
-    if not live.wait_until(lambda view: len(view_row_keys(view)) == answer["rows"] and view["more"] == answer["more"],
-                           timeout=10):
-        problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
-                        f"(has {len(view_row_keys(live.doc))}, more={live.doc['more']})")
-    return answer
 
 
 def check_counted_until(server):

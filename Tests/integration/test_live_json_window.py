@@ -14,24 +14,13 @@ import json
 import random
 import sys
 
-from livetest import (Checks, Generator, Server, WindowSubscriber, first_difference, fresh_window, main, row_keys,
-                      subscribe_window, window_query)
+from livetest import Checks, Generator, Server, Windows, first_difference, main, row_keys, window_query
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261124
 checks = Checks("test_live_json_window")
 LIST = "live-json-window"
-
-
-def subscribe(server, query, headers=None):
-    return subscribe_window(server, LIST, "json", query, headers)
-
-
-def fresh_doc(server, doc):
-    return fresh_window(server, LIST, "json", doc)
-
-
-def Subscriber(server, name, query):  # noqa: N802 (reads like the class it makes)
-    return WindowSubscriber(server, LIST, "json", name, query)
+WINDOWS = Windows(LIST, "json")
+subscribe, fresh_doc, Subscriber, grow = WINDOWS.subscribe, WINDOWS.fresh, WINDOWS.subscriber, WINDOWS.grow
 
 
 def check_window(subscriber, doc, problems, step):
@@ -47,19 +36,6 @@ def check_window(subscriber, doc, problems, step):
     expected = {key: value for key, value in doc.items() if key != "sections"}
     if members != expected:
         problems.append(f"step {step}: {subscriber.name} list members differ: {first_difference(members, expected)}")
-
-
-def grow(server, subscriber, limit, problems, step):
-    live = subscriber.live
-    status, _, body = server.request("POST", f"/lists/{LIST}/subscriptions/{live.subscription}/more?limit={limit}")
-    if status != 202:
-        problems.append(f"step {step}: more for {subscriber.name} answered {status} {body[:200]!r}")
-        return None
-    answer = json.loads(body)
-    if not live.wait_until(lambda d: len(row_keys(d)) == answer["rows"] and d["more"] == answer["more"], timeout=10):
-        problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
-                        f"(has {len(row_keys(live.doc))}, more={live.doc['more']})")
-    return answer
 
 
 def test_windows(server):
