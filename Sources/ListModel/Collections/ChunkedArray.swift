@@ -164,3 +164,34 @@ extension ChunkedArray: CustomStringConvertible {
 
 /// Chunks are changed only while uniquely referenced, as an `Array`'s buffer is.
 extension ChunkedArray: @unchecked Sendable where Element: Sendable {}
+
+extension ChunkedArray {
+    /// Calls `body` with a pointer to the element at `index` (`0..<count`), valid only
+    /// during the call: reads an element in place, without copying it.
+    @inlinable
+    public func withUnsafeElement<R>(at index: Int, _ body: (UnsafePointer<Element>) throws -> R) rethrows -> R {
+        precondition(index >= 0 && index < count, "index out of range")
+        let (chunk, offset) = locate(index)
+        return try chunks[chunk].elements.withUnsafeBufferPointer { try body($0.baseAddress! + offset) }
+    }
+
+    /// Calls `body` with a pointer to each element in `range`, in order, each valid only during
+    /// its call: a walk chunk by chunk that copies no element (no retain and release per element).
+    @inlinable
+    public func forEachUnsafeElement(in range: Range<Int>, _ body: (UnsafePointer<Element>) throws -> Void) rethrows {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range out of bounds")
+        guard !range.isEmpty else { return }
+        var (chunk, offset) = locate(range.lowerBound)
+        var remaining = range.count
+        while remaining > 0 {
+            let taken = try chunks[chunk].elements.withUnsafeBufferPointer { buffer in
+                let taken = Swift.min(buffer.count - offset, remaining)
+                for index in offset..<offset + taken { try body(buffer.baseAddress! + index) }
+                return taken
+            }
+            remaining -= taken
+            chunk += 1
+            offset = 0
+        }
+    }
+}

@@ -54,7 +54,7 @@ public struct RandomListEdits {
     /// A section with a fresh key and `rows` fresh rows.
     public mutating func section(rows: Int) -> Section {
         var section = Section(key: "s\(freshKey())", header: maybe(text()), footer: maybe(text()))
-        section.rows = (0..<rows).map { _ in row() }
+        section.rows = ChunkedArray((0..<rows).map { _ in row() })
         return section
     }
 

@@ -25,7 +25,7 @@ extension IndexedList {
         let (section, index) = location(ofPosition: position)
         var newDocument = document
         let old = newDocument.sections[section].rows[index]
-        newDocument.sections[section].rows = newDocument.sections[section].rows.replacing(index..<index + 1, with: [row])
+        newDocument.sections[section].rows[index] = row
         var writer = PatchWriter()
         var changes = RowChangeWriter()
         changes.append(from: old, to: row, compareCells: true, section: section, row: index,
@@ -40,7 +40,7 @@ extension IndexedList {
         guard let position = position(ofRow: key) else { throw .notFound("no row with key \"\(key)\"") }
         let (section, index) = location(ofPosition: position)
         var newDocument = document
-        newDocument.sections[section].rows = newDocument.sections[section].rows.replacing(index..<index + 1, with: [])
+        newDocument.sections[section].rows.remove(at: index)
         let keys = orderKeys.replacing(position..<position + 1, with: [])
         var map = orderKeyMap
         map.remove(key)
@@ -81,7 +81,7 @@ extension IndexedList {
             if case .after = insertion { index = anchorIndex + 1 } else { index = anchorIndex }
         }
         var newDocument = document
-        newDocument.sections[section].rows = newDocument.sections[section].rows.replacing(index..<index, with: newRows)
+        newDocument.sections[section].rows.insert(contentsOf: newRows, at: index)
         var operations: [JSONPatchOperation] = []
         operations.reserveCapacity(newRows.count)
         for (offset, row) in newRows.enumerated() {
