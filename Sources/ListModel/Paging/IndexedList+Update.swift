@@ -93,11 +93,10 @@ extension IndexedList {
         if stayed < middle.count {
             for offset in middle.indices where middle[offset] == nil { map.set(newKeys[prefix + offset], middleKeys[offset]) }
         }
-        var keys: [OrderKey] = []
-        keys.reserveCapacity(newCount)
-        keys += orderKeys[..<prefix]
-        keys += middleKeys
-        keys += orderKeys[(oldCount - suffix)...]
+        var keys = ChunkedArray<OrderKey>()
+        keys.append(contentsOf: orderKeys, range: 0..<prefix)
+        keys.append(contentsOf: middleKeys)
+        keys.append(contentsOf: orderKeys, range: (oldCount - suffix)..<oldCount)
         return IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
     }
 
@@ -135,6 +134,8 @@ extension IndexedList {
         for (key, orderKey) in zip(appended, fresh) {
             guard map.insert(key, orderKey) else { return nil }  // a repeated key
         }
-        return IndexedList(unchecked: newDocument, orderKeys: orderKeys + fresh, orderKeyMap: map)
+        var keys = orderKeys
+        keys.append(contentsOf: fresh)
+        return IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
     }
 }
