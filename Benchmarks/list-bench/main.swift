@@ -9,6 +9,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("writes", runWriteBenchmarks),
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
+    ("patches-profile", runPatchProfile),
     ("memory", runMemoryBenchmarks),
 ]
 

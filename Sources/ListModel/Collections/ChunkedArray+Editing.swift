@@ -73,8 +73,16 @@ extension ChunkedArray: RangeReplaceableCollection {
                 pieces.append(Chunk(Array(merged[start..<end])))
             }
         }
+        let delta = merged.count - (ends[high] - start(ofChunk: low))
+        var end = start(ofChunk: low)
+        ends.replaceSubrange(low...high, with: pieces.map { piece in
+            end += piece.elements.count
+            return end
+        })
         chunks.replaceSubrange(low...high, with: pieces)
-        recountEnds(from: low)
+        if delta != 0 {
+            for chunk in (low + pieces.count)..<ends.count { ends[chunk] += delta }
+        }
     }
 
     /// Appends one element: into the last chunk while it holds fewer than `chunkSize` and is

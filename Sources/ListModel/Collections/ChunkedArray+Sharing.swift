@@ -11,21 +11,35 @@ extension ChunkedArray {
         precondition(range.lowerBound >= 0 && range.upperBound <= other.count, "range out of bounds")
         guard !range.isEmpty else { return }
         var (chunk, offset) = other.locate(range.lowerBound)
-        var remaining = range.count
-        while remaining > 0 {
-            let source = other.chunks[chunk]
-            let taken = Swift.min(source.elements.count - offset, remaining)
-            let lastIsSmall = chunks.last.map { $0.elements.count < chunkSize / 2 } ?? false
-            if offset == 0, taken == source.elements.count, taken >= chunkSize / 2, !lastIsSmall {
-                chunks.append(source)
-                ends.append(count + taken)
-            } else {
-                appendCopied(source.elements[offset..<offset + taken])
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let chunkStart = other.start(ofChunk: chunk)
+            if offset == 0, !lastChunkIsSmall {
+                // Share the chunks the range covers whole, all at once.
+                var end = chunk
+                while end < other.ends.count, other.ends[end] <= range.upperBound { end += 1 }
+                if end > chunk {
+                    let shift = count - chunkStart
+                    chunks.append(contentsOf: other.chunks[chunk..<end])
+                    ends.append(contentsOf: other.ends[chunk..<end].lazy.map { $0 + shift })
+                    position = other.ends[end - 1]
+                    chunk = end
+                    continue
+                }
             }
-            remaining -= taken
+            let taken = Swift.min(other.ends[chunk] - chunkStart - offset, range.upperBound - position)
+            appendCopied(other.chunks[chunk].elements[offset..<offset + taken])
+            position += taken
             chunk += 1
             offset = 0
         }
+    }
+
+    /// Whether the last chunk holds less than half `chunkSize` (false when there is none).
+    @inlinable
+    var lastChunkIsSmall: Bool {
+        guard let last = ends.indices.last else { return false }
+        return ends[last] - start(ofChunk: last) < chunkSize / 2
     }
 
     /// Appends a piece of one chunk (at most `2 * chunkSize` elements) by copying: into the

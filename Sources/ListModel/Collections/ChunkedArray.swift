@@ -71,17 +71,6 @@ public struct ChunkedArray<Element> {
     mutating func makeUnique(_ chunk: Int) {
         if !isKnownUniquelyReferenced(&chunks[chunk]) { chunks[chunk] = Chunk(chunks[chunk].elements) }
     }
-
-    /// Recomputes `ends` from chunk `first` on.
-    @inlinable
-    mutating func recountEnds(from first: Int) {
-        ends.removeSubrange(Swift.min(first, ends.count)...)
-        var total = first == 0 ? 0 : ends[first - 1]
-        for chunk in chunks[first...] {
-            total += chunk.elements.count
-            ends.append(total)
-        }
-    }
 }
 
 extension ChunkedArray: RandomAccessCollection, MutableCollection {
