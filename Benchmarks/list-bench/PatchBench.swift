@@ -44,6 +44,20 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
             let removed = try! list.removingRow(key: victim.key).list
             blackHole(try! removed.insertingRows([victim], inSection: "s9", at: .end))
         })
+        // The same write in a sequence of versions, each made from the one before, after rows / 512
+        // others at random rows: what the row key → order key map's overlay costs once it has grown.
+        var chained = list
+        var state: UInt64 = 5
+        func chainedWrite() {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407  // a fixed sequence
+            let position = Int((state >> 33) % UInt64(chained.rowCount))
+            let row = chained.row(atPosition: position)
+            let section = chained.sectionKey(atPosition: position)
+            let removed = try! chained.removingRow(key: row.key).list
+            chained = try! removed.insertingRows([row], inSection: section, at: .end).list
+        }
+        for _ in 0..<rows / 512 { chainedWrite() }
+        record("delete + re-insert, chained", medianThreadCPUSeconds(iterations: iterations) { chainedWrite() })
         for (name, patch) in patches {
             record(name, medianThreadCPUSeconds(iterations: iterations) { blackHole(try! list.applying(patch)) })
             guard wholePath else { continue }

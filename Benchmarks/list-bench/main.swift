@@ -10,6 +10,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
     ("patches-profile", runPatchProfile),
+    ("put", runPutBenchmarks),
     ("memory", runMemoryBenchmarks),
 ]
 

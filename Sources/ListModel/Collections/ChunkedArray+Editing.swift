@@ -89,8 +89,8 @@ extension ChunkedArray: RangeReplaceableCollection {
     /// not shared, else in a new chunk.
     @inlinable
     public mutating func append(_ element: Element) {
-        if let last = chunks.indices.last, chunks[last].elements.count < chunkSize,
-           isKnownUniquelyReferenced(&chunks[last]) {
+        let last = ends.count - 1
+        if last >= 0, ends[last] - start(ofChunk: last) < chunkSize, isKnownUniquelyReferenced(&chunks[last]) {
             chunks[last].elements.append(element)
             ends[last] += 1
         } else {

@@ -12,7 +12,7 @@ public struct ChunkedArray<Element> {
     /// One chunk: changed in place only while uniquely referenced (copy on write per chunk).
     @usableFromInline
     final class Chunk {
-        @usableFromInline var elements: [Element]
+        @exclusivity(unchecked) @usableFromInline var elements: [Element]
 
         @inlinable
         init(_ elements: [Element]) { self.elements = elements }

@@ -103,29 +103,21 @@ extension IndexedList {
     /// The cheap common case: every old row is still at its old position (content edits,
     /// rows appended at the end). Walks both documents side by side; `nil` otherwise.
     func updatedInPlace(to newDocument: ListDocument) -> IndexedList? {
-        let oldSections = document.sections
-        var oldSection = 0
-        var oldRow = 0
+        // The old rows in order, walked chunk by chunk (an index per row would search the chunks).
+        var oldRows = document.sections.lazy.flatMap(\.rows).makeIterator()
         var appended: [String] = []
+        var oldLeft = rowCount
         for section in newDocument.sections {
             for row in section.rows {
-                while oldSection < oldSections.count, oldRow == oldSections[oldSection].rows.count {
-                    oldSection += 1
-                    oldRow = 0
-                }
-                if oldSection < oldSections.count {
-                    guard oldSections[oldSection].rows[oldRow].key == row.key else { return nil }
-                    oldRow += 1
+                if oldLeft > 0 {
+                    guard oldRows.next()!.key == row.key else { return nil }
+                    oldLeft -= 1
                 } else {
                     appended.append(row.key)
                 }
             }
         }
-        while oldSection < oldSections.count, oldRow == oldSections[oldSection].rows.count {
-            oldSection += 1
-            oldRow = 0
-        }
-        guard oldSection == oldSections.count else { return nil }  // old rows left over
+        guard oldLeft == 0 else { return nil }  // old rows left over
         if appended.isEmpty {
             return IndexedList(unchecked: newDocument, orderKeys: orderKeys, orderKeyMap: orderKeyMap)
         }
