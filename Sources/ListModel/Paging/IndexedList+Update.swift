@@ -103,17 +103,28 @@ extension IndexedList {
     /// The cheap common case: every old row is still at its old position (content edits,
     /// rows appended at the end). Walks both documents side by side; `nil` otherwise.
     func updatedInPlace(to newDocument: ListDocument) -> IndexedList? {
-        // The old rows in order, walked chunk by chunk (an index per row would search the chunks).
-        var oldRows = document.sections.lazy.flatMap(\.rows).makeIterator()
+        // Both lists' rows are walked chunk by chunk, as arrays: indexing a `ChunkedArray` row by
+        // row would search its chunks, and its iterator copies each row.
+        var oldChunks = document.sections.lazy.flatMap(\.rows.chunks).makeIterator()
+        var oldRows: [Row] = []
+        var oldRow = 0
         var appended: [String] = []
         var oldLeft = rowCount
         for section in newDocument.sections {
-            for row in section.rows {
-                if oldLeft > 0 {
-                    guard oldRows.next()!.key == row.key else { return nil }
-                    oldLeft -= 1
-                } else {
-                    appended.append(row.key)
+            for chunk in section.rows.chunks {
+                let rows = chunk.elements
+                for index in rows.indices {
+                    if oldLeft > 0 {
+                        while oldRow == oldRows.count {
+                            oldRows = oldChunks.next()!.elements
+                            oldRow = 0
+                        }
+                        guard oldRows[oldRow].key == rows[index].key else { return nil }
+                        oldRow += 1
+                        oldLeft -= 1
+                    } else {
+                        appended.append(rows[index].key)
+                    }
                 }
             }
         }
