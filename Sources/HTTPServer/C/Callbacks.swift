@@ -36,8 +36,9 @@ func accessHandlerCallback(
         requestCls.pointee = Unmanaged.passRetained(RequestState(uri: url)).toOpaque()
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestCls.pointee!).takeUnretainedValue()
-    return server.handle(connection: connection, state: state, method: method,
-                         uploadData: uploadData, uploadDataSize: uploadDataSize)
+    let keep = server.handle(connection: MHDConnection(pointer: connection), state: state, method: method,
+                             uploadData: uploadData, uploadDataSize: uploadDataSize)
+    return keep ? .YES : .NO
 }
 
 /// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over however it ended; releases its state.
@@ -62,7 +63,7 @@ func endOfStreamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt
     CMicroHTTPD_CONTENT_READER_END_OF_STREAM
 }
 
-/// Called when libmicrohttpd destroys a streaming response: releases the stream.
+/// Called when libmicrohttpd destroys a streaming response: releases its reference to the stream.
 func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<ResponseStream>.fromOpaque(cls).takeRetainedValue().terminated()
