@@ -62,7 +62,7 @@ public final class HTTPServer: Sendable {
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let framingGuard = try FramingGuard(configuration: configuration) { [metrics, configuration] result in
             metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
-            Log.info("closed slow connections: \(result.slow_heads) with a request head not complete within "
+            Log.warning("closed slow connections: \(result.slow_heads) with a request head not complete within "
                      + "\(configuration.requestHeadTimeout) s, \(result.slow_bodies) with a body under "
                      + "\(configuration.requestBodyMinimumRate) bytes/s")
         }

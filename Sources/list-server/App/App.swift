@@ -11,7 +11,7 @@ struct App {
     func run() throws {
         let address = try BindAddress(host: settings.configuration.host, port: settings.configuration.port)
         if let refusal = Authorization.refusal(settings: settings, isLoopback: address.isLoopback) {
-            Log.info("refusing to start: \(refusal)")
+            Log.error("refusing to start: \(refusal)")
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
@@ -30,7 +30,7 @@ struct App {
         do {
             try server.start()
         } catch {
-            Log.info("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
+            Log.error("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
             throw ExitCode(1)
         }
         hub.startSweeper()
@@ -60,7 +60,7 @@ struct App {
             store = try StoreLocation.open(settings.databasePath)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
-            Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
+            Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
             throw ExitCode(1)
         }
         // A store shared with other instances is compared with the cache every second, so a

@@ -1,13 +1,13 @@
-import HTTPServer
 import ListModel
 
 extension LiveHub {
     /// Grows a `view=html` subscription's window by `extra` rows; the rows reach the client as
     /// `add` operations in its stream. Returns how many rows the window holds and whether
     /// more remain. Holds the list's channel lock only.
-    /// - Throws: 404 for an unknown subscription of this list, 409 for a `view=json` one.
+    /// - Throws: `SubscriptionError.unknown` for an unknown subscription of this list,
+    ///   `.noWindow` for a `view=json` one.
     func extend(subscription id: String, listID: String, by extra: Int) throws -> (rows: Int, more: Bool) {
-        let unknown = HTTPError(.notFound, "There is no open subscription \"\(id)\" on list \"\(listID)\".")
+        let unknown = SubscriptionError.unknown(id: id, listID: listID)
         guard let channel = directory.withLock({ $0.channelOfSubscription[id] }), channel.listID == listID else {
             throw unknown
         }
@@ -15,7 +15,7 @@ extension LiveHub {
             publishPending(on: channel, state: &state)
             guard let subscriber = state.subscribers[id] else { throw unknown }
             guard subscriber.view == .html else {
-                throw HTTPError(.conflict, "Only view=html subscriptions have a window to extend.")
+                throw SubscriptionError.noWindow
             }
             let current = state.current
             let window = subscriber.window

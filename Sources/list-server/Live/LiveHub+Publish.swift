@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPServer
 import ListModel
 
@@ -85,7 +84,7 @@ extension LiveHub {
     func markStale(_ subscriber: Subscriber) {
         guard !subscriber.stale else { return }
         subscriber.stale = true
-        subscriber.staleSince = monotonicNow()
+        subscriber.staleSince = monotonicNanoseconds()
         directory.withLock { $0.staleCount += 1 }
     }
 
@@ -96,6 +95,3 @@ extension LiveHub {
         if subscriber.stale { directory.staleCount -= 1 }
     }
 }
-
-/// Monotonic time in nanoseconds.
-func monotonicNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -11,7 +11,7 @@ enum HealthRoutes {
         let check = HealthCheck { try context.registry.checkStoreWritable() }
         router.get("/healthz") { _ in
             if let failure = check.failure() {
-                Log.info("health check: the store cannot take writes: \(failure)")
+                Log.warning("health check: the store cannot take writes: \(failure)")
                 throw HTTPError(.serviceUnavailable, "The store cannot take writes; the cause is in the server's log.")
             }
             return .text("ok\n")
