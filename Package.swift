@@ -56,6 +56,12 @@ let package = Package(
             dependencies: ["ListModel", "HTMLRenderer", "HTTPServer"],
             path: "Benchmarks/list-bench"
         ),
+        // Release-mode store benchmark (SQLite beside PostgreSQL): `scripts/bench/store.sh`.
+        .executableTarget(
+            name: "store-bench",
+            dependencies: ["ListStore"],
+            path: "Benchmarks/store-bench"
+        ),
         // Emits random (old, new, patch) triples for the differential test against Python's jsonpatch.
         .executableTarget(
             name: "diff-corpus",

@@ -9,6 +9,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("writes", runWriteBenchmarks),
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
+    ("memory", runMemoryBenchmarks),
 ]
 
 let selected = Set(CommandLine.arguments.dropFirst())

@@ -100,6 +100,40 @@ extension HTMLWriter {
         }
     }
 
+    /// `builtInCell` for a cell read in place: the same markup from the cell's bytes.
+    @inline(__always)
+    mutating func builtInCell(packed value: PackedValue) {
+        switch value {
+        case .text(let text):
+            escapeBytes(text)
+        case .number(let number):
+            appendNumber(number)
+        case .link(let label, let href):
+            if HTMLWriter.isSafeURL(utf8: href) {
+                raw("<a href=\"")
+                escapeBytes(href)
+                raw("\">")
+                escapeBytes(label)
+                raw("</a>")
+            } else {
+                escapeBytes(label)
+            }
+        case .image(let src, let alt, let width, let height):
+            guard HTMLWriter.isSafeURL(utf8: src) else {
+                escapeBytes(alt)
+                return
+            }
+            raw("<img src=\"")
+            escapeBytes(src)
+            raw("\" alt=\"")
+            escapeBytes(alt)
+            raw("\"")
+            if let width { dimension("width", width) }
+            if let height { dimension("height", height) }
+            raw(" loading=\"lazy\" decoding=\"async\">")
+        }
+    }
+
     /// Appends ` name="N"` for an image dimension: integers without a fraction, no grouping.
     private mutating func dimension(_ name: StaticString, _ value: Double) {
         guard value.isFinite, value > 0 else { return }

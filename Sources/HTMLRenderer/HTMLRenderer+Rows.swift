@@ -73,15 +73,15 @@ extension HTMLWriter {
         case (.muted, false): raw("\" class=\"row-muted\">")
         case (.muted, true): raw("\" class=\"row-muted linked\">")
         }
-        // Cells are read in place from the row's array; each column finds its cell by key
-        // (usually at the column's own position), comparing the keys' bits before the strings.
-        // The array is borrowed with the document for the whole call, so its storage outlives
-        // this pointer; taking it in a closure that writes nothing spares a retain and release
-        // of the array per row (a closure that renders keeps its own reference).
-        let entries = row.pointee.cells.withUnsafeEntries { $0 }
-        for column in 0..<columns.count {
-            let entry = columns.entryIndex(forColumn: column, in: entries).map { entries.baseAddress! + $0 }
-            cell(entry, row: row, linked: linked, column: column, of: columns)
+        // Cells are read in place from the row's packed storage; each column finds its cell by
+        // its key's bytes (usually at the column's own position).
+        columns.columns.withUnsafeBufferPointer { declared in
+            row.pointee.cells.withPackedCells { cells in
+                for column in 0..<declared.count {
+                    let index = cells.index(of: declared[column].packedKey, hint: column)
+                    cell(index.map { cells[$0] }, row: row, linked: linked, column: column, of: columns)
+                }
+            }
         }
         raw("</tr>")
     }
@@ -89,7 +89,7 @@ extension HTMLWriter {
     /// One `<td>`; the one at `columns.rowLinkColumn` of a linked row holds the row's link.
     @inline(__always)
     private mutating func cell(
-        _ entry: UnsafePointer<RowCells.Entry>?, row: UnsafePointer<Row>, linked: Bool, column index: Int, of columns: ResolvedColumns
+        _ cell: PackedCell?, row: UnsafePointer<Row>, linked: Bool, column index: Int, of columns: ResolvedColumns
     ) {
         let plan = columns.plans[index]
         switch plan {
@@ -109,37 +109,28 @@ extension HTMLWriter {
             escape(row.pointee.href!)
             raw("\">")
             let before = count
-            cellContent(entry, plan: plan, column: index, of: columns)
+            cellContent(cell, plan: plan, column: index, of: columns)
             if count == before { raw("<span class=\"visually-hidden\">Open</span>") }
             raw("</a></td>")
         } else {
-            cellContent(entry, plan: plan, column: index, of: columns)
+            cellContent(cell, plan: plan, column: index, of: columns)
             raw("</td>")
         }
     }
 
     @inline(__always)
     private mutating func cellContent(
-        _ entry: UnsafePointer<RowCells.Entry>?, plan: CellPlan, column index: Int, of columns: ResolvedColumns
+        _ cell: PackedCell?, plan: CellPlan, column index: Int, of columns: ResolvedColumns
     ) {
         if case .custom = plan {
-            columns.customs[index]!.render(entry?.pointee.value, columns.columns[index], &self)
-        } else if let entry {
-            if let string = HTMLWriter.text(of: entry) {
-                text(string)
+            columns.customs[index]!.render(cell?.value.cellValue, columns.columns[index], &self)
+        } else if let cell {
+            if let text = cell.text {
+                escapeBytes(text)
             } else {
-                builtInCell(present: entry.pointee.value)
+                builtInCell(packed: cell.value)
             }
         }
-    }
-
-    /// The text of a text cell. Not inlined on purpose: here nothing is written while the cell
-    /// is read, so only its string is retained; read where the writer writes, the whole value
-    /// was copied and then destroyed through its value witness (about 100 instructions a cell).
-    @inline(never)
-    private static func text(of entry: UnsafePointer<RowCells.Entry>) -> String? {
-        if case .text(let string) = entry.pointee.value { return string }
-        return nil
     }
 
     mutating func sectionHeaderRow(_ section: Section, columnCount: Int) {

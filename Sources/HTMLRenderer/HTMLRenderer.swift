@@ -70,18 +70,9 @@ struct ResolvedColumns {
     /// The column whose cell holds a linked row's `<a class="row-link">`: the first that has no
     /// links of its own, else the first.
     let rowLinkColumn: Int
-    /// The bits of each column's key (see `entryIndex(forColumn:in:)`); empty where `String` is
-    /// not two words.
-    let keyBits: [StringBits]
-    /// Where a cell's key sits in a `RowCells.Entry`.
-    let keyOffset: Int
 
     init(_ doc: ListDocument, renderers: [CellRendererKey: CellRenderer]) {
         columns = doc.columns
-        let offset = MemoryLayout<RowCells.Entry>.offset(of: \.key)
-        keyOffset = offset ?? 0
-        keyBits = MemoryLayout<String>.size == MemoryLayout<StringBits>.size && offset != nil
-            ? doc.columns.map { unsafeBitCast($0.key, to: StringBits.self) } : []
         if renderers.isEmpty {
             customs = []
             plans = doc.columns.map { $0.kind == .number ? .number : .plain }
@@ -107,28 +98,4 @@ struct ResolvedColumns {
         case .custom: return customs[index]!.cellClass
         }
     }
-
-    /// The position in `entries` of the cell of column `column`, if the row has one.
-    ///
-    /// Looks at the column's own position first (cells in column order), then at every cell,
-    /// comparing the keys' bits with the column key's (equal bits are equal strings; short keys,
-    /// stored inline, match this way), and finally compares as strings.
-    @inline(__always)
-    func entryIndex(forColumn column: Int, in entries: UnsafeBufferPointer<RowCells.Entry>) -> Int? {
-        let count = entries.count
-        if let start = UnsafeRawPointer(entries.baseAddress), !keyBits.isEmpty {
-            let bits = keyBits[column], stride = MemoryLayout<RowCells.Entry>.stride, base = start + keyOffset
-            @inline(__always) func bitsOfKey(at index: Int) -> StringBits {
-                base.loadUnaligned(fromByteOffset: index &* stride, as: StringBits.self)
-            }
-            if column < count, bitsOfKey(at: column) == bits { return column }
-            for index in 0..<count where bitsOfKey(at: index) == bits { return index }
-        }
-        let key = columns[column].key
-        for index in 0..<count where entries[index].key == key { return index }
-        return nil
-    }
 }
-
-/// The two words of a `String` on 64-bit platforms.
-typealias StringBits = SIMD2<UInt64>

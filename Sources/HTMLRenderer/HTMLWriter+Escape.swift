@@ -9,6 +9,12 @@ extension HTMLWriter {
         escapeNonContiguous(string)
     }
 
+    /// Escapes UTF-8 bytes (a packed cell's text): one call per string, as for `escape(_:)`.
+    @inline(never)
+    mutating func escapeBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        escape(utf8: bytes)
+    }
+
     /// `escape` for a string whose UTF-8 is not stored contiguously (bridged, on some platforms).
     @inline(never)
     private mutating func escapeNonContiguous(_ string: String) {

@@ -6,11 +6,17 @@ extension HTMLWriter {
     /// newlines anywhere are ignored, so `" java\tscript:…"` counts as `javascript:`. ListModel
     /// validation rejects the rest already; this is the renderer's second line of defence.
     public static func isSafeURL(_ url: String) -> Bool {
+        isSafeURL(utf8: url.utf8)
+    }
+
+    /// `isSafeURL` of a URL given as UTF-8 bytes.
+    @inline(__always)
+    static func isSafeURL(utf8 url: some Sequence<UInt8>) -> Bool {
         // The scheme's letters, lowercased, packed into a word: no allocation on this hot path.
         var scheme: UInt64 = 0
         var schemeLength = 0
         var started = false
-        for byte in url.utf8 {
+        for byte in url {
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
             if !started {
                 if byte <= 0x20 { continue }

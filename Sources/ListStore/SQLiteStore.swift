@@ -8,7 +8,9 @@ import Synchronization
 /// subscriber can resume. Calls are serialised on one connection; each is short, because
 /// callers do parsing, validation and diffing before they call.
 public final class SQLiteStore: Store {
-    private let connection: Mutex<SQLiteConnection>
+    let connection: Mutex<SQLiteConnection>
+    /// Room on the disk (nil for `:memory:`): the full flag and the reserve, `SQLiteStore+Space`.
+    let space: SQLiteSpace?
     /// Where the database lives; `:memory:` for a private in-memory one.
     public let path: String
     /// How many changes per list the change log keeps.
@@ -16,22 +18,51 @@ public final class SQLiteStore: Store {
 
     public var location: String { path }
 
-    public init(path: String, changeLogLimit: Int = 1_000) throws {
-        let connection = try SQLiteConnection(path: path)
-        try Self.configure(connection, inMemory: path == ":memory:")
+    /// Bytes kept in reserve beside the database for deletions on a full disk (`SQLiteSpace`).
+    public static let defaultDiskReserve = 16 << 20
+
+    /// Opens (creating if needed) the store at `path`. On a disk too full to open the database
+    /// (SQLite's shared-memory file needs room), a megabyte of the reserve is given back and
+    /// opening retried.
+    /// - Parameter diskReserve: bytes kept in `<path>-reserve` for deletions on a full disk; 0: none.
+    public init(path: String, changeLogLimit: Int = 1_000, diskReserve: Int = SQLiteStore.defaultDiskReserve) throws {
+        let space = path == ":memory:" ? nil : SQLiteSpace(databasePath: path, reserveBytes: diskReserve)
+        let connection: SQLiteConnection
+        do {
+            connection = try Self.open(path)
+        } catch let error as SQLiteError where error.storeKind == .full && space?.releaseReserve(bytes: 1 << 20) == true {
+            // Opening needs little room (SQLite's 32 KiB shared-memory file): a megabyte of
+            // the reserve is enough, the rest stays for deletions.
+            connection = try Self.open(path)
+        }
+        space?.restoreIfRoom()
+        self.space = space
         self.connection = Mutex(connection)
         self.path = path
         self.changeLogLimit = changeLogLimit
     }
 
+    private static func open(_ path: String) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        try configure(connection, inMemory: path == ":memory:")
+        return connection
+    }
+
     /// Sets the connection up; writes only when the schema is not current (a new or older database).
     private static func configure(_ db: SQLiteConnection, inMemory: Bool) throws {
+        let found = try userVersion(db)
+        // A new database gives the pages of deleted lists back to the file system on demand
+        // (`SQLiteStore+Space`); this must come before the first table and before WAL mode.
+        if found == 0 { try db.execute("PRAGMA auto_vacuum=INCREMENTAL") }
         if !inMemory { try db.execute("PRAGMA journal_mode=WAL") }
         // NORMAL in WAL mode: a commit survives a crash of this process (kill -9);
         // only an operating-system crash or power loss can lose the last commits.
         try db.execute("PRAGMA synchronous=NORMAL")
         try db.execute("PRAGMA foreign_keys=ON")
-        let found = try userVersion(db)
+        // Debian builds SQLite with secure_delete on: every page a deletion frees is zeroed
+        // through the WAL, so deleting a list needs as much room as the list, which a full disk
+        // does not have. FAST still clears deleted rows inside pages that are written anyway.
+        try db.execute("PRAGMA secure_delete=FAST")
         guard found < Schema.version else { return }
         try db.transaction {
             if found == 1 { try db.execute(Schema.changesToVersion2) }
@@ -48,13 +79,12 @@ public final class SQLiteStore: Store {
     }
 
     /// Throws once the store is closed; called first, under the connection's lock.
-    private func requireOpen(_ db: SQLiteConnection) throws {
+    func requireOpen(_ db: SQLiteConnection) throws {
         if db.isClosed { throw StoreError(.failed, "the store \(path) is closed") }
     }
 
     public func loadAll() throws -> [StoredList] {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try reading { db in
             var lists: [StoredList] = []
             let listQuery = try db.statement("SELECT id, version, meta FROM lists ORDER BY id")
             while try listQuery.step() {
@@ -67,8 +97,7 @@ public final class SQLiteStore: Store {
     }
 
     public func load(id: String) throws -> StoredList? {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try reading { db in
             let query = try db.statement("SELECT version, meta FROM lists WHERE id = ?")
             try query.bind(id)
             guard try query.step() else {
@@ -96,8 +125,7 @@ public final class SQLiteStore: Store {
     }
 
     public func commit(_ write: StoreWrite) throws {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try writing { db in
             try db.transaction {
                 try Self.requireVersion(before: write.version, of: write.id, db)
                 let upsertList = try db.statement("""
@@ -133,9 +161,10 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// On a full disk, the reserve is given back first (a deletion needs room too), and the
+    /// deleted list's pages are given back to the file system after (`SQLiteStore+Space`).
     public func delete(id: String, version: Int) throws {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try deleting { db in
             try db.transaction {
                 try Self.requireVersion(before: version, of: id, db)
                 let tombstone = try db.statement("INSERT OR REPLACE INTO tombstones (id, version) VALUES (?, ?)")
@@ -156,8 +185,7 @@ public final class SQLiteStore: Store {
     }
 
     public func versions() throws -> StoredVersions {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try reading { db in
             var versions = StoredVersions(lists: [:], tombstones: [:])
             let lists = try db.statement("SELECT id, version FROM lists")
             while try lists.step() { versions.lists[lists.text(0)] = lists.int(1) }
@@ -186,8 +214,7 @@ public final class SQLiteStore: Store {
     }
 
     public func changes(of id: String, after version: Int) throws -> [StoredChange]? {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try reading { db in
             let bounds = try db.statement("SELECT MIN(version), MAX(version), COUNT(*) FROM changes WHERE list_id = ?")
             try bounds.bind(id)
             _ = try bounds.step()
@@ -207,9 +234,10 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// Also throws `.full` while the last write found no room, unless the disk has room again.
     public func checkWritable() throws {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try checkRoom()
+        try writing { db in
             try db.transaction {
                 let statement = try db.statement("INSERT OR REPLACE INTO health (id, checked) VALUES (1, unixepoch())")
                 try statement.run()
@@ -218,8 +246,7 @@ public final class SQLiteStore: Store {
     }
 
     public func setting(_ name: String, orInsert make: @Sendable () -> [UInt8]) throws -> [UInt8] {
-        try connection.withLock { db in
-            try requireOpen(db)
+        try writing { db in
             return try db.transaction {
                 let query = try db.statement("SELECT value FROM settings WHERE name = ?")
                 try query.bind(name)

@@ -42,6 +42,10 @@ public protocol Store: Sendable {
     /// Throws unless the store can still commit (the health check).
     func checkWritable() throws
 
+    /// True while the store knows its disk has no room for writes (the last write found none):
+    /// the health check answers 503 at once, without waiting for its next probe.
+    var isOutOfRoom: Bool { get }
+
     /// A small named value every instance sharing the store agrees on (e.g. the secret that signs
     /// view links): the stored one, or `make()`'s, stored now when there was none. Two instances
     /// racing get the same value.
@@ -53,6 +57,11 @@ public protocol Store: Sendable {
 
     /// Stops the change feed and closes connections; later calls throw.
     func close()
+}
+
+extension Store {
+    /// A store that cannot tell (PostgreSQL reports a full disk per write, as `StoreError.full`).
+    public var isOutOfRoom: Bool { false }
 }
 
 /// What the change feed reports.

@@ -2,9 +2,11 @@
 /// connection URI) or else an SQLite file (`:memory:` for none).
 public enum StoreLocation {
     /// Opens the store `location` names (PostgreSQL: connects and migrates the schema).
-    public static func open(_ location: String) throws -> any Store {
+    /// - Parameter diskReserve: for an SQLite file, the bytes kept in reserve for deletions on a
+    ///   full disk (`SQLiteStore`).
+    public static func open(_ location: String, diskReserve: Int = SQLiteStore.defaultDiskReserve) throws -> any Store {
         if PostgresStore.accepts(location) { return try PostgresStore(url: location) }
-        return try SQLiteStore(path: location)
+        return try SQLiteStore(path: location, diskReserve: diskReserve)
     }
 
     /// `location` fit for a log line: a PostgreSQL URL without its password or parameters.

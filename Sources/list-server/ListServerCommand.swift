@@ -82,6 +82,11 @@ struct ListServerCommand: ParsableCommand {
     var maxSubscribers = 20_000
 
     @Option(help: ArgumentHelp(
+        "Seconds a live subscriber may stay too far behind (more than 1 MiB unsent) before it is disconnected.",
+        valueName: "seconds"))
+    var staleTimeout = 30.0
+
+    @Option(help: ArgumentHelp(
         "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
         valueName: "name"))
     var instance: String?
@@ -109,6 +114,11 @@ struct ListServerCommand: ParsableCommand {
                                valueName: "count"))
     var maxConnections = 20_000
 
+    @Option(help: ArgumentHelp(
+        "Bytes kept in reserve beside the SQLite file (<db>-reserve) so that lists can still be deleted on a full disk; 0: none.",
+        valueName: "bytes"))
+    var diskReserve = 16 << 20
+
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
@@ -124,6 +134,7 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        guard staleTimeout > 0 && staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
         if let instance, !Settings.isValidInstanceName(instance) {
             throw ValidationError("--instance \(instance): 1 to 32 of A-Za-z0-9_-.")
         }
@@ -134,6 +145,7 @@ struct ListServerCommand: ParsableCommand {
             throw ValidationError("--header-timeout, --body-timeout and --body-min-rate must not be negative.")
         }
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
+        guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must not be negative.") }
         guard maxConnections >= 16 else { throw ValidationError("--max-connections must be at least 16.") }
         guard Log.Level(name: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel): one of debug, info, warning, error.")
@@ -156,10 +168,11 @@ struct ListServerCommand: ParsableCommand {
         configuration.connectionLimit = maxConnections
         let environment = ProcessInfo.processInfo.environment
         let secret = secret ?? environment["LIST_SERVER_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        let settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
+        var settings = Settings(configuration: configuration, databasePath: db, token: token, tokensFile: tokens,
                                 isPrivate: isPrivate, secret: secret,
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
-                                maxSubscribers: maxSubscribers, instanceName: instance)
+                                maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout, instanceName: instance)
+        settings.diskReserve = diskReserve
         try App(settings: settings).run()
     }
 }

@@ -99,13 +99,65 @@ struct LiveServerTests {
         Thread.detachNewThread { stream.write("data: one\n\n") }
         let head = client.read(until: "data: one")
         #expect(head.hasPrefix("HTTP/1.1 200"))
-        #expect(head.lowercased().contains("transfer-encoding: chunked"))
+        // Close-delimited: the bytes written are the body as they are, no chunk framing.
+        #expect(head.lowercased().contains("connection: close"))
+        #expect(!head.lowercased().contains("transfer-encoding"))
+        #expect(head.hasSuffix("\r\n\r\ndata: one\n\n"))
         usleep(100_000)  // the connection suspends: nothing is buffered
-        stream.write("data: two\n\n")
-        #expect(client.read(until: "data: two").contains("data: two"))
+        stream.write("data: two\n\n")  // sent to the socket from this thread
+        #expect(client.read(until: "data: two") == "data: two\n\n")
+        stream.write([SharedBytes("data: "), SharedBytes("three"), SharedBytes("\n\n")])
+        #expect(client.read(until: "three\n\n") == "data: three\n\n")
         stream.finish()
-        #expect(client.read(until: "0\r\n\r\n").hasSuffix("0\r\n\r\n"))
+        #expect(client.readAll() == "", "the connection closes at the end of the stream")
         #expect(!stream.write("late"))
+    }
+
+    @Test func aStreamLargerThanTheSocketTakesArrivesWholeAndInOrder() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box)
+        defer { server.shutdown() }
+        let client = try TestClient(port: server.port, receiveBuffer: 4096)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let stream = try #require(box.next())
+        let piece = SharedBytes(Array(repeating: UInt8(ascii: "x"), count: 50_000))
+        var expected = 0
+        for index in 0..<40 {
+            // Each event names its number, so order and completeness can be checked.
+            stream.write([SharedBytes("\(index):"), piece, SharedBytes("\n")])
+            expected += "\(index):".utf8.count + 50_001
+        }
+        #expect(stream.unsentByteCount > 0, "a client that has not read yet leaves bytes unsent")
+        stream.finish()
+        let all = client.readAll()
+        let body = all[all.range(of: "\r\n\r\n")!.upperBound...]
+        #expect(body.utf8.count == expected)
+        let lines = body.split(separator: "\n")
+        #expect(lines.count == 40)
+        #expect(lines.enumerated().allSatisfy { index, line in line.hasPrefix("\(index):x") && line.utf8.count == "\(index):".utf8.count + 50_000 })
+    }
+
+    @Test func cancellingAStreamWhoseClientStoppedReadingClosesItAtOnce() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box)
+        defer { server.shutdown() }
+        let client = try TestClient(port: server.port, receiveBuffer: 4096)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let stream = try #require(box.next())
+        let piece = SharedBytes(Array(repeating: UInt8(ascii: "y"), count: 65_536))
+        for _ in 0..<64 { stream.write(piece) }  // 4 MiB: far more than the socket takes
+        usleep(200_000)
+        #expect(stream.unsentByteCount > 1_000_000, "the client has not read: the bytes wait")
+        // libmicrohttpd waits for the socket to become writable, which it never does: the
+        // cancel must not wait for that (nor for the 60 s idle timeout).
+        stream.cancel()
+        let deadline = Date().addingTimeInterval(5)
+        while (box.terminated.load(ordering: .relaxed) == 0 || server.metrics.openStreams != 0) && Date() < deadline {
+            usleep(20_000)
+        }
+        #expect(box.terminated.load(ordering: .relaxed) == 1)
+        #expect(server.metrics.openStreams == 0)
+        #expect(!stream.isOpen)
     }
 
     @Test func idleStreamsGetHeartbeats() throws {

@@ -13,8 +13,13 @@ final class TestClient {
         let body: String
     }
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    /// - Parameter receiveBuffer: `SO_RCVBUF` set before connecting (a client that reads
+    ///   slowly, or not at all, fills it soon).
+    init(port: Int, timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()

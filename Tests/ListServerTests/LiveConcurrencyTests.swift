@@ -16,12 +16,18 @@ struct LiveConcurrencyTests {
         try harness.put("l", start.document(sections: 4, rowsPerSection: 0...5))
         let clients = Mutex<[LiveClient]>([])
         let writesDone = Atomic<Bool>(false)
+        let joined = Atomic<Int>(0)
         runConcurrently([
             {
                 // The generator that made the document, so that new keys stay unique.
                 var edits = RandomListEdits(seed: seed)
                 _ = edits.document(sections: 4, rowsPerSection: 0...5)
                 for _ in 0..<150 { try harness.edit("l", &edits, count: Int.random(in: 1...3, using: &edits.random)) }
+                // On a busy machine the subscribing thread may have had little time: keep writing
+                // until some subscribers have joined during the writes.
+                for _ in 0..<5_000 where joined.load(ordering: .acquiring) < 4 {
+                    try harness.edit("l", &edits, count: 1)
+                }
                 writesDone.store(true, ordering: .releasing)
             },
             {
@@ -31,6 +37,7 @@ struct LiveConcurrencyTests {
                     let view: Subscriber.View = Bool.random(using: &random) ? .json : .html
                     let client = harness.subscribe("l", view: view, window: .limit(Int.random(in: 0...8, using: &random)))
                     mine.append(client)
+                    joined.add(1, ordering: .releasing)
                     if let html = mine.filter({ $0.view == .html }).randomElement(using: &random),
                        let subscription = html.collect() {
                         _ = try harness.hub.extend(subscription: subscription, listID: "l", by: 2)

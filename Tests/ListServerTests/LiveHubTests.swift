@@ -63,6 +63,9 @@ final class LiveHarness: Sendable {
         guard let snapshot = snapshot(client.listID, at: version) else { return nil }
         switch client.view {
         case .json: return snapshot.document.json
+        case .jsonWindow:
+            let window: LiveWindow = try client.doc?["/until"]?.stringValue.map { .through(try Cursor(decoding: $0)) } ?? .empty
+            return JSONWindowView(snapshot: snapshot, window: window).json
         case .html:
             let window: LiveWindow = try client.doc?["/until"]?.stringValue.map { .through(try Cursor(decoding: $0)) } ?? .empty
             return LiveView(snapshot: snapshot, window: window, renderer: hub.renderer).json

@@ -38,6 +38,18 @@ import Testing
         #expect(versions == versions.sorted() && Set(versions).count == versions.count)
     }
 
+    @Test func aStoreClosedRightAfterACommitStillAnnouncesIt() throws {
+        let database = try TestDatabase(.postgres)
+        let reader = try database.open()
+        let heard = FeedRecorder()
+        reader.startChangeFeed(heard.receive)
+        #expect(heard.wait { $0.resyncs == 1 })
+        let writer = try database.open()
+        try writer.commit(tests.write("a", 1))
+        writer.close()
+        #expect(heard.wait { $0.versions(of: "a") == [1] })
+    }
+
     @Test func pendingNotificationsKeepTheNewestVersionOfEachList() {
         var pending = PendingNotifications()
         pending.add(id: "a", version: 1)

@@ -21,19 +21,20 @@ trap cleanup EXIT
 for n in $(seq 1 1000); do echo "bench-token-$n-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n') read:list-$n"; done >"$work/tokens"
 echo "bench-reader-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n') read:*" >>"$work/tokens"
 reader=$(tail -1 "$work/tokens" | cut -d' ' -f1)
-start() {  # start LOG FLAGS...: prints the server's base URL
+start() {  # start LOG FLAGS...: sets BASE to the server's base URL (no subshell: the pid must stay in pids)
     local log=$1; shift
     "$bin" --port 0 --db :memory: --quiet --token bench-master-token "$@" 2>"$log" >/dev/null &
     pids+=($!)
+    BASE=""
     for _ in $(seq 1 600); do
-        local base; base=$(sed -n 's/.*ready at \(http:\/\/[^ ]*\)\/$/\1/p' "$log" | head -1)
-        [ -n "$base" ] && { echo "$base"; return; }
+        BASE=$(sed -n 's/.*ready at \(http:\/\/[^ ]*\)\/$/\1/p' "$log" | head -1)
+        [ -n "$BASE" ] && return
         sleep 0.1
     done
     echo "no ready line" >&2; exit 1
 }
-private=$(start "$work/private.log" --private --tokens "$work/tokens")
-public=$(start "$work/public.log")
+start "$work/private.log" --private --tokens "$work/tokens"; private=$BASE
+start "$work/public.log"; public=$BASE
 doc=$(python3 -c 'import json; print(json.dumps({"title": "Bench", "sections": [{"key": "s", "rows": [{"key": f"r{i}", "cells": {"text": f"Row {i}"}} for i in range(50)]}]}))')
 for base in "$private" "$public"; do
     curl -sf -o /dev/null -X PUT "$base/lists/bench" -H 'Authorization: Bearer bench-master-token' -H 'Content-Type: application/json' -d "$doc"

@@ -15,22 +15,59 @@ and after connecting, and per subscriber; how long connecting took; and teardown
 closing every subscriber and sending one more write until `/metrics` shows no open stream. Target (DESIGN.md 3): all delivered, p99 < 250 ms.
 """
 import argparse
+import os
 import socket
 import struct
+import subprocess
+import tempfile
 import time
 
 import benchlib
 import livebench
 
 
-def run_view(args, spec):
+class FloorServer:
+    """floor_server.c (compiled on first use): the kernel's send of one event to every
+    subscriber from THREADS threads and nothing else, measured by the same client."""
+
+    def __init__(self, threads):
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor_server.c")
+        binary = os.path.join(tempfile.gettempdir(), "list-server-floor-server")
+        if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+            subprocess.run(["cc", "-O2", "-pthread", "-o", binary, source], check=True)
+        self.process = subprocess.Popen([binary, str(threads)], stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        self.port = int(line.rsplit(":", 1)[1].strip().rstrip("/"))
+        self.pid = self.process.pid
+
+    def rss_kib(self):
+        return benchlib.Server.rss_kib(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
+def start_server(args, view, binary):
+    if view == "floor":
+        return FloorServer(args.floor_threads)
+    return benchlib.Server(binary, ["--max-subscribers", "20000"])
+
+
+def run_view(args, spec, binary=None, label=""):
     view, shape, count = spec.split(":")
     sections, rows = (int(x) for x in shape.split("x"))
     count = int(count)
-    with benchlib.Server(args.bin, ["--max-subscribers", "20000"]) as server:
-        conn = server.connection()
-        seconds, size = benchlib.put_list(conn, "bench", benchlib.make_document(sections, rows))
-        conn.close()
+    with start_server(args, view, binary or args.bin) as server:
+        if view == "floor":
+            size = 0
+        else:
+            conn = server.connection()
+            seconds, size = benchlib.put_list(conn, "bench", benchlib.make_document(sections, rows))
+            conn.close()
         time.sleep(0.5)
         rss_before = server.rss_kib()
         started = time.perf_counter()
@@ -40,7 +77,7 @@ def run_view(args, spec):
         time.sleep(0.5)
         rss_after = server.rss_kib()
         per = (rss_after - rss_before) * 1024 / max(1, len(subscribers))
-        benchlib.log(f"-- view={view}, list {sections} x {rows} rows ({size} bytes of JSON): {len(subscribers)} subscribers connected (each got its reset) in "
+        benchlib.log(f"-- {label} view={view}, list {sections} x {rows} rows ({size} bytes of JSON): {len(subscribers)} subscribers connected (each got its reset) in "
                      f"{connect_seconds:.1f} s; server VmRSS {rss_before / 1024:.1f} MiB before, "
                      f"{rss_after / 1024:.1f} MiB after: {per / 1024:.1f} KiB per subscriber")
         benchlib.log(f"   {benchlib.uptime()}")
@@ -54,10 +91,15 @@ def run_view(args, spec):
                          + livebench.summary(result, len(subscribers)))
             time.sleep(args.pause)
         rss_end = server.rss_kib()
+        if view == "floor":
+            livebench.close_all(subscribers, selector)
+            return {"teardown": 0.0, "view": f"floor, {args.floor_threads} thread(s)", "label": label, "n": len(subscribers),
+                    "results": results, "rss_before": rss_before, "rss_after": rss_after, "rss_end": rss_end, "per": per,
+                    "connect": connect_seconds}
         teardown = measure_teardown(server, subscribers, selector, writer, (5 + 7 * args.writes) % min(50, sections * rows))
         benchlib.log(f"   teardown: {len(subscribers)} subscribers closed, one more write, every stream released "
                      f"after {teardown:.2f} s (open_streams in /metrics back to 0)")
-        return {"teardown": teardown, "view": f"{view} {shape}", "n": len(subscribers), "results": results, "rss_before": rss_before,
+        return {"teardown": teardown, "view": f"{view} {shape}", "label": label, "n": len(subscribers), "results": results, "rss_before": rss_before,
                 "rss_after": rss_after, "rss_end": rss_end, "per": per, "connect": connect_seconds}
 
 
@@ -94,25 +136,36 @@ def measure_teardown(server, subscribers, selector, writer, row):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", default="html:10x1000:10000,json:1x50:10000,json:10x1000:100",
-                        help="comma-separated VIEW:SECTIONSxROWS:SUBSCRIBERS")
+                        help="comma-separated VIEW:SECTIONSxROWS:SUBSCRIBERS (VIEW floor: floor_server.c)")
     parser.add_argument("--writes", type=int, default=5)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between writes")
     parser.add_argument("--bin", help="list-server binary (default $LIST_SERVER_BIN or .build/release)")
+    parser.add_argument("--vs", action="append", default=[], metavar="LABEL=BIN",
+                        help="also run these binaries, interleaved round by round with --bin (repeatable)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of every binary and run")
+    parser.add_argument("--floor-threads", type=int, default=2, help="sending threads of the floor server")
     args = parser.parse_args()
     limit = benchlib.raise_file_limit(65536)
     most = max(int(spec.split(":")[2]) for spec in args.runs.split(","))
     if limit < most + 100:
         raise SystemExit(f"the open-file limit is {limit}; {most} subscribers need more (ulimit -Hn)")
-    benchlib.header(f"fan-out: runs {args.runs}, {args.writes} row replaces each")
-    runs = [run_view(args, spec) for spec in args.runs.split(",")]
-    benchlib.log("== summary (per write: median over writes of each figure; target: all delivered, p99 < 250 ms)")
+    binaries = [("this", args.bin)] + [tuple(item.split("=", 1)) for item in args.vs]
+    benchlib.header(f"fan-out: runs {args.runs}, {args.writes} row replaces each, binaries "
+                    + ", ".join(f"{label}={binary or 'default'}" for label, binary in binaries)
+                    + f", {args.rounds} round(s)")
+    runs = []
+    for round_number in range(args.rounds):
+        for spec in args.runs.split(","):
+            for label, binary in (binaries if not spec.startswith("floor") else [("floor", None)]):
+                runs.append(run_view(args, spec, binary, f"[round {round_number + 1}, {label}]"))
+    benchlib.log("== summary (per write: median over writes of each figure; target: all delivered, p99 <= 50 ms)")
     for run in runs:
         results = run["results"]
         p = benchlib.percentile
         med = benchlib.median
         delivered = sum(r["delivered"] for r in results)
         benchlib.log(
-            f"   view={run['view']}: delivered {delivered}/{run['n'] * len(results)}; "
+            f"   {run['label']} view={run['view']}: delivered {delivered}/{run['n'] * len(results)}; "
             f"arrival p50 {benchlib.ms(med([p(r['arrival'], .5) for r in results]))}, "
             f"p99 {benchlib.ms(med([p(r['arrival'], .99) for r in results]))}, "
             f"max {benchlib.ms(med([max(r['arrival']) for r in results]))}; "

@@ -64,4 +64,17 @@ uint16_t CMicroHTTPD_daemon_bind_port(struct MHD_Daemon *daemon);
 /// Wraps the variadic `MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)`.
 int CMicroHTTPD_connection_fd(struct MHD_Connection *connection);
 
+/// Makes a response of unknown size close-delimited: no chunked framing, the connection closes
+/// after it (what a live stream does anyway), so the server may send its bytes to the socket
+/// itself while the connection is suspended. Wraps the variadic `MHD_set_response_options`
+/// with `MHD_RF_HTTP_1_0_COMPATIBLE_STRICT`.
+enum MHD_Result CMicroHTTPD_response_close_delimited(struct MHD_Response *response);
+
+/// Bytes written to a TCP socket that its peer has not acknowledged yet (`ioctl(SIOCOUTQ)`):
+/// what a client that stopped reading leaves in the kernel. -1 on error.
+int CMicroHTTPD_socket_unsent_bytes(int fd);
+
+/// Sets `TCP_NODELAY` so that small events leave at once. Returns 0 or -1.
+int CMicroHTTPD_socket_set_nodelay(int fd);
+
 #endif

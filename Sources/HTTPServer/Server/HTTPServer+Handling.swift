@@ -146,19 +146,26 @@ extension HTTPServer {
                 retained.release()
                 throw error
             }
+            do {
+                try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_close_delimited(mhdResponse) }
+            } catch {
+                MHD_destroy_response(mhdResponse)
+                retained.release()
+                throw error
+            }
             stream = (created, setup)
         }
         defer { MHD_destroy_response(mhdResponse) }
         try MHDResponse.addHeaders(response.headers, to: mhdResponse)
         if let (created, _) = stream {
-            created.attach(to: connection)
+            let socket = CMicroHTTPD_connection_fd(connection)
+            created.attach(to: connection, socket: socket)
             metrics.streamOpened()
             streams.add(created)
             created.onTermination { [self, created] in
                 streams.remove(created)
                 metrics.streamClosed()
             }
-            let socket = CMicroHTTPD_connection_fd(connection)
             if socket >= 0, let hangUps, let token = hangUps.watch(created, socket: socket) {
                 created.onTermination { hangUps.unwatch(token) }
             }

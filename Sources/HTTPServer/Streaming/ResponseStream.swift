@@ -1,53 +1,123 @@
 import CMicroHTTPD
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The writing end of a streaming response: any thread may `write`; the server sends the bytes
-/// in order and suspends the connection (no CPU, no polling) while nothing is buffered.
+/// The writing end of a streaming response: any thread may `write`; the bytes go out in order.
 ///
-/// A stream ends when the writer calls `finish` (after the buffered bytes are sent) or `cancel`,
-/// when the client goes away (noticed at once through epoll, or else on the next write or
-/// heartbeat), or when the server shuts
-/// down. `onTermination` handlers run once, when the connection is done with the stream;
-/// unsubscribe there.
+/// While the connection is idle it is suspended in libmicrohttpd (no CPU, no polling), and a
+/// write sends its bytes to the socket itself, on the writer's thread, straight from the shared
+/// buffers it was given: no copy, no wake-up of a server thread. Only when the socket's buffer is
+/// full are the rest queued (as references) and the connection resumed, so that libmicrohttpd
+/// waits for the socket and asks for them again (`read`). The body is close-delimited (no
+/// chunked framing), which is what lets the bytes take either way.
+///
+/// A stream ends when the writer calls `finish` (after the buffered bytes are sent) or `cancel`
+/// (at once, on the caller's clock: a suspended connection is resumed to close, one waiting on a
+/// full socket is shut down), when the client goes away (noticed at once through epoll, or else
+/// on the next write or heartbeat), or when the server shuts down. `onTermination` handlers run
+/// once, when the connection is done with the stream; unsubscribe there.
 public final class ResponseStream: Sendable {
     struct State {
-        var chunks: [[UInt8]] = []
-        var head = 0
-        var offset = 0
-        var buffered = 0
+        var queue = OutgoingQueue()
         var connection: ConnectionHandle?
+        /// The connection's socket, or -1 (a stream not bound to a connection, in tests).
+        var socket: Int32 = -1
+        /// Set once libmicrohttpd first asked for bytes: the response head is out.
+        var started = false
         var suspended = false
         var finished = false
         var cancelled = false
         var terminated = false
         var lastWrite: UInt64
         var terminationHandlers: [@Sendable () -> Void] = []
+
+        var isOpen: Bool { !finished && !cancelled && !terminated }
     }
 
-    private let state: Mutex<State>
-    let heartbeat: [UInt8]?
+    /// What became of a conditional write (`write(_:ifQueuedAtMost:)`).
+    public enum WriteResult: Sendable, Equatable {
+        /// Sent, or queued behind bytes being sent.
+        case written
+        /// Not written: more than the limit is queued already (a slow client).
+        case behind
+        /// Not written: the stream has ended.
+        case closed
+    }
+
+    let state: Mutex<State>
+    let heartbeat: SharedBytes?
 
     init(heartbeat: [UInt8]?) {
-        self.heartbeat = heartbeat
+        self.heartbeat = heartbeat.map(SharedBytes.init)
         state = Mutex(State(lastWrite: monotonicNanoseconds()))
     }
 
-    /// Appends bytes to send and wakes the connection. Chunks are kept as given, so the same
-    /// array written to many streams is stored once.
+    /// Sends `parts` in order after everything written before.
     /// - Returns: false when the stream has ended (finished, cancelled, client gone, shutdown);
     ///   the bytes are dropped then.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    public func write(_ parts: [SharedBytes]) -> Bool {
+        write(parts, ifQueuedAtMost: nil) == .written
+    }
+
+    /// Sends `parts`, unless more than `limit` bytes wait in this stream already (nil: no limit).
+    public func write(_ parts: [SharedBytes], ifQueuedAtMost limit: Int?) -> WriteResult {
         state.withLock { state in
-            guard !state.finished, !state.cancelled, !state.terminated else { return false }
-            guard !bytes.isEmpty else { return true }
-            state.chunks.append(bytes)
-            state.buffered += bytes.count
-            state.lastWrite = monotonicNanoseconds()
-            Self.wake(&state)
-            return true
+            Self.write(&state, parts.reduce(0) { $0 + $1.count }, ifQueuedAtMost: limit) { socket in
+                SocketSend.send(parts, skipping: 0, to: socket)
+            } queue: { queue, sent in
+                queue.append(parts, skipping: sent)
+            }
         }
     }
+
+    /// Sends one shared buffer, unless more than `limit` bytes wait in this stream already: the
+    /// fan-out's call, one `send` and no allocation.
+    public func write(_ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> WriteResult {
+        state.withLock { state in
+            Self.write(&state, bytes.count, ifQueuedAtMost: limit) { socket in
+                SocketSend.send(bytes.base.pointer!, count: bytes.count, to: socket)
+            } queue: { queue, sent in
+                queue.append(bytes, skipping: sent)
+            }
+        }
+    }
+
+    /// A write of `total` bytes: sent by `send` straight to the socket when the connection is
+    /// suspended with nothing queued, else (and for what the socket did not take) queued by
+    /// `queue`, waking the connection.
+    private static func write(
+        _ state: inout State, _ total: Int, ifQueuedAtMost limit: Int?,
+        send: (Int32) -> SocketSend.Outcome, queue: (inout OutgoingQueue, Int) -> Void
+    ) -> WriteResult {
+        guard state.isOpen else { return .closed }
+        if let limit, state.queue.count > limit { return .behind }
+        guard total > 0 else { return .written }
+        state.lastWrite = monotonicNanoseconds()
+        var sent = 0
+        if state.suspended && state.queue.isEmpty && state.socket >= 0 {
+            switch send(state.socket) {
+            case .sent(let count): sent = count
+            case .failed:
+                cancel(&state)
+                return .closed
+            }
+            if sent == total { return .written }
+        }
+        queue(&state.queue, sent)
+        wake(&state)
+        return .written
+    }
+
+    /// Sends one shared buffer. See `write(_:)`.
+    @discardableResult
+    public func write(_ bytes: SharedBytes) -> Bool { write(bytes, ifQueuedAtMost: nil) == .written }
+
+    /// Sends bytes (kept as they are, not copied). See `write(_:)`.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool { write([SharedBytes(bytes)]) }
 
     /// Writes the UTF-8 bytes of `text`. See `write(_:)`.
     @discardableResult
@@ -61,23 +131,27 @@ public final class ResponseStream: Sendable {
         }
     }
 
-    /// Ends the stream now, dropping buffered bytes; the client sees the connection end abruptly.
+    /// Ends the stream now, dropping queued bytes; the client sees the connection end abruptly.
+    /// Takes effect at once, even while the client's socket is full.
     public func cancel() {
+        state.withLock { Self.cancel(&$0) }
+    }
+
+    /// Bytes written but still held by this stream (not yet handed to the socket).
+    public var bufferedByteCount: Int { state.withLock { $0.queue.count } }
+
+    /// Bytes written that the client has not received yet: those held by this stream plus those
+    /// in the socket's send buffer not yet acknowledged (a client that stopped reading leaves them
+    /// there). 0 means the client has everything.
+    public var unsentByteCount: Int {
         state.withLock { state in
-            state.cancelled = true
-            state.chunks.removeAll()
-            state.head = 0
-            state.offset = 0
-            state.buffered = 0
-            Self.wake(&state)
+            let inKernel = state.socket >= 0 && !state.terminated ? max(0, Int(CMicroHTTPD_socket_unsent_bytes(state.socket))) : 0
+            return state.queue.count + inKernel
         }
     }
 
-    /// Bytes written but not yet handed to the socket: a growing number means a slow client.
-    public var bufferedByteCount: Int { state.withLock { $0.buffered } }
-
     /// True until the stream has ended for any reason.
-    public var isOpen: Bool { state.withLock { !$0.finished && !$0.cancelled && !$0.terminated } }
+    public var isOpen: Bool { state.withLock { $0.isOpen } }
 
     /// Runs `handler` once when the connection is done with this stream (at once if it already is).
     public func onTermination(_ handler: @escaping @Sendable () -> Void) {
@@ -89,86 +163,28 @@ public final class ResponseStream: Sendable {
         if runNow { handler() }
     }
 
-    // MARK: - Server side
-
-    /// Binds the stream to the connection it is queued on.
-    func attach(to connection: OpaquePointer) {
-        let handle = ConnectionHandle(pointer: connection)
-        state.withLock { $0.connection = handle }
-    }
-
-    /// The content reader: copies buffered bytes, or suspends the connection when there are none.
-    /// Runs on the connection's server thread.
+    /// Marks the stream cancelled and makes libmicrohttpd close the connection now: a suspended
+    /// connection is resumed (its reader answers an error); one that waits on a full socket is
+    /// shut down, which its epoll reports at once.
     ///
-    /// The corresponding C function is `MHD_suspend_connection`.
-    func read(into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
-        let buffer = ConnectionHandle.Buffer(pointer: buffer)
-        return state.withLock { state in
-            if state.cancelled { return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR }
-            if state.buffered > 0 { return Self.copy(&state, into: buffer, max: max) }
-            if state.finished || state.connection == nil { return CMicroHTTPD_CONTENT_READER_END_OF_STREAM }
-            state.suspended = true
-            MHD_suspend_connection(state.connection!.pointer)
-            return 0
+    /// The corresponding C function is `shutdown`.
+    static func cancel(_ state: inout State) {
+        state.cancelled = true
+        state.queue.removeAll()
+        if state.suspended {
+            wake(&state)
+        } else if state.socket >= 0 && !state.terminated {
+            _ = Glibc.shutdown(state.socket, Int32(SHUT_RDWR))
         }
-    }
-
-    /// Writes the heartbeat if nothing was written for `idleNanoseconds`.
-    func heartbeatIfIdle(now: UInt64, idleNanoseconds: UInt64) {
-        guard let heartbeat else { return }
-        let idle = state.withLock { now &- $0.lastWrite >= idleNanoseconds }
-        if idle { write(heartbeat) }
-    }
-
-    /// Called when the connection has released the stream: runs the termination handlers.
-    func terminated() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
-            state.terminated = true
-            state.connection = nil
-            state.suspended = false
-            state.chunks.removeAll()
-            state.buffered = 0
-            defer { state.terminationHandlers.removeAll() }
-            return state.terminationHandlers
-        }
-        for handler in handlers { handler() }
     }
 
     /// Resumes the connection if (and only if) it is suspended; resuming one that is not is undefined.
     ///
     /// The corresponding C function is `MHD_resume_connection`.
-    private static func wake(_ state: inout State) {
+    static func wake(_ state: inout State) {
         guard state.suspended, let connection = state.connection else { return }
         state.suspended = false
         MHD_resume_connection(connection.pointer)
-    }
-
-    private static func copy(_ state: inout State, into destination: ConnectionHandle.Buffer, max: Int) -> Int {
-        let buffer = destination.pointer
-        var copied = 0
-        while copied < max && state.head < state.chunks.count {
-            let chunk = state.chunks[state.head]
-            let count = min(chunk.count - state.offset, max - copied)
-            chunk.withUnsafeBytes { bytes in
-                (buffer + copied).copyMemory(from: bytes.baseAddress! + state.offset, byteCount: count)
-            }
-            copied += count
-            state.offset += count
-            if state.offset == chunk.count {
-                state.chunks[state.head] = []
-                state.head += 1
-                state.offset = 0
-            }
-        }
-        if state.head == state.chunks.count {
-            state.chunks.removeAll(keepingCapacity: true)
-            state.head = 0
-        } else if state.head > 64 {
-            state.chunks.removeFirst(state.head)
-            state.head = 0
-        }
-        state.buffered -= copied
-        return copied
     }
 }
 

@@ -57,6 +57,7 @@ struct RowChangeWriter {
         from old: RowCells, to new: RowCells, columns: [Column]
     ) {
         changes.removeAll(keepingCapacity: true)
+        if old.sameBytes(as: new) { return }  // equal cells packed alike (a document read again)
         if !findAlignedChanges(from: old, to: new, columns: columns) {
             changes.removeAll(keepingCapacity: true)
             var matched = 0

@@ -7,30 +7,44 @@ extension DocumentReader {
     /// position); a repeated member's last value wins, and `null` members are left out.
     func cells(_ value: JSONValue) throws(Failure) -> RowCells {
         guard case .object(let object) = value else { throw typeMismatch("an object of cells", value) }
-        var cells = RowCells()
-        cells.reserveCapacity(object.count)
-        var seen: UInt64 = 0  // columns 0..<64 already present: no search needed for the others
+        // Cells in column order, each once (the canonical form, and what clients send): packed
+        // as they are read. Otherwise they are gathered, ordered, then packed.
+        let scratch = self.scratch
+        scratch.encoder.removeAll()
         var lastColumn = -1
-        var inColumnOrder = true
+        for (name, member) in object {
+            guard let index = columnIndex[name] else {
+                throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
+            }
+            if member.isNull { continue }
+            guard index > lastColumn else { return try gatheredCells(object) }
+            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
+            scratch.encoder.append(key: name, value: cellValue)
+            lastColumn = index
+        }
+        return RowCells(scratch.encoder)
+    }
+
+    /// `cells` for members out of column order or repeated (a repeated member's last value wins).
+    func gatheredCells(_ object: JSONObject) throws(Failure) -> RowCells {
+        let pairs = scratch
+        pairs.cells.removeAll(keepingCapacity: true)
         for (name, member) in object {
             guard let index = columnIndex[name] else {
                 throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
             }
             if member.isNull { continue }
             let cellValue = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
-            if index < 64, seen & 1 << index == 0 {
-                seen |= 1 << index
-                cells.appendNew(key: name, value: cellValue)
+            if let present = pairs.cells.firstIndex(where: { $0.key == name }) {
+                pairs.cells[present].value = cellValue
             } else {
-                cells[name] = cellValue
+                pairs.cells.append((name, cellValue, index))
             }
-            if index < lastColumn { inColumnOrder = false }
-            lastColumn = index
         }
-        if !inColumnOrder {
-            cells.entries.sort { columnIndex[$0.key] ?? 0 < columnIndex[$1.key] ?? 0 }
-        }
-        return cells
+        pairs.cells.sort { $0.column < $1.column }
+        pairs.encoder.removeAll()
+        for cell in pairs.cells { pairs.encoder.append(key: cell.key, value: cell.value) }
+        return RowCells(pairs.encoder)
     }
 
     func cell(_ value: JSONValue, column: Column) throws(Failure) -> CellValue {

@@ -70,9 +70,11 @@ extension Row {
         var members: [JSONObject.Member] = []
         members.reserveCapacity(cells.count)
         if let columns {
-            for (position, column) in columns.enumerated() {
-                if let index = cells.index(forKey: column.key, hint: position) {
-                    members.append((column.key, cells.entries[index].value.json))
+            cells.withPackedCells { packed in
+                for (position, column) in columns.enumerated() {
+                    var key = column.key
+                    let index = key.withUTF8 { packed.index(ofKey: $0, hint: position) }
+                    if let index { members.append((column.key, packed[index].value.json)) }
                 }
             }
             if members.count == cells.count { return JSONObject(uniqueMembers: members) }
@@ -84,6 +86,26 @@ extension Row {
             for key in cells.keys.sorted() { members.append((key, cells[key]!.json)) }
         }
         return JSONObject(uniqueMembers: members)
+    }
+}
+
+extension PackedValue {
+    /// The value as it appears in a row's `cells` (as `CellValue.json`).
+    var json: JSONValue {
+        func string(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue { .string(String(decoding: bytes, as: UTF8.self)) }
+        switch self {
+        case .text(let text):
+            return string(text)
+        case .number(let number):
+            return .number(number)
+        case .link(let text, let href):
+            return .object(JSONObject(uniqueMembers: [("text", string(text)), ("href", string(href))]))
+        case .image(let src, let alt, let width, let height):
+            var members: [JSONObject.Member] = [("src", string(src)), ("alt", string(alt))]
+            if let width { members.append(("width", .number(width))) }
+            if let height { members.append(("height", .number(height))) }
+            return .object(JSONObject(uniqueMembers: members))
+        }
     }
 }
 

@@ -48,6 +48,8 @@ struct DocumentReader {
     var columns: [Column] = []
     var rowPlaces: [String: (section: Int, row: Int)] = [:]
     var rowCount = 0
+    /// Buffers reused from row to row while cells are read.
+    let scratch = CellScratch()
 
     init(limits: ListDocument.Limits) { self.limits = limits }
 
@@ -269,4 +271,10 @@ struct DocumentReader {
         }
         return number
     }
+}
+
+/// The buffers `DocumentReader` reuses for each row's cells.
+final class CellScratch {
+    var cells: [(key: String, value: CellValue, column: Int)] = []
+    var encoder = CellEncoder()
 }

@@ -43,16 +43,25 @@ public struct ListDocument: Sendable, Equatable {
 /// A column of the table.
 public struct Column: Sendable, Equatable {
     /// The name cells use for this column; unique in the list.
-    public var key: String
+    public var key: String {
+        didSet { packedKey = PackedKey(key) }
+    }
     /// The column header's text.
     public var title: String
     /// What cells in this column hold and how they render.
     public var kind: ColumnKind
+    /// `key` prepared for finding this column's cell in a row's packed cells.
+    public private(set) var packedKey: PackedKey
 
     public init(key: String, title: String = "", kind: ColumnKind = .text) {
         self.key = key
         self.title = title
         self.kind = kind
+        packedKey = PackedKey(key)
+    }
+
+    public static func == (lhs: Column, rhs: Column) -> Bool {
+        lhs.key == rhs.key && lhs.title == rhs.title && lhs.kind == rhs.kind
     }
 
     /// The column a list has when it declares none: `{"key": "text", "title": ""}`.

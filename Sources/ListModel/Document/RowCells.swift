@@ -1,73 +1,103 @@
-/// A row's cells: values by column key, kept in one small array in insertion order.
+/// A row's cells: values by column key, packed in insertion order into one heap object.
 ///
 /// Reads and writes like a dictionary (`cells["name"]`, `cells["name"] = .text("x")`,
 /// `cells["name"] = nil`, `for (key, value) in cells`, a dictionary literal, `==` ignoring
-/// order), but its entries sit next to each other, so the HTML renderer reads them in place,
-/// in column order, without hashing or copying. Setting a key that is present replaces its
-/// value where it is; a new key goes last. Lookups are linear: rows hold tens of cells.
+/// order), but holds its keys and values as bytes next to each other (`CellStorage`): about the
+/// size of their JSON, and read in place by the HTML renderer (`withPackedCells`), in column
+/// order, without hashing or copying. Setting a key that is present replaces its value where it
+/// is; a new key goes last; every change packs the cells anew (rows hold tens of cells).
+/// Lookups are linear.
 /// Documents read from JSON (`ListDocument(json:)`) have their cells in column order, as in the
 /// canonical form; `init(_:)` from a `Dictionary` orders by key, so the result does not depend on
 /// hashing.
 public struct RowCells: Sendable {
     public typealias Element = (key: String, value: CellValue)
 
-    /// One cell as stored (see `withUnsafeEntries`).
+    /// One cell as a key and a value (see `entries`).
     public struct Entry: Sendable {
         public let key: String
         public var value: CellValue
     }
 
-    /// The cells as stored, in order, each key once. One reference: a `Row` compared byte for
-    /// byte compares this.
-    public internal(set) var entries: [Entry]
+    /// The cells, packed in one object (`CellStorage`); nil when there are none.
+    @usableFromInline nonisolated(unsafe) var storage: CellStorage?
+
+    /// The cells in order, each key once, as values (decoded from the packed storage on each
+    /// call: read them in place with `withPackedCells` on a hot path).
+    public internal(set) var entries: [Entry] {
+        get {
+            guard let storage else { return [] }
+            return storage.withCells { cells in (0..<cells.count).map { Self.entry(cells[$0]) } }
+        }
+        set { self = RowCells(encoding: newValue.lazy.map { ($0.key, $0.value) }) }
+    }
 
     /// No cells.
-    public init() { entries = [] }
+    public init() { storage = nil }
 
     /// The cells of `dictionary`, ordered by key.
     public init(_ dictionary: [String: CellValue]) {
-        entries = dictionary.sorted { $0.key < $1.key }.map { Entry(key: $0.key, value: $0.value) }
+        self.init(encoding: dictionary.sorted { $0.key < $1.key }.lazy.map { ($0.key, $0.value) })
     }
 
     /// Cells from pairs with distinct keys, in their order; traps on a repeated key, like `Dictionary`.
     public init(uniqueKeysWithValues pairs: some Sequence<(String, CellValue)>) {
-        entries = []
-        for (key, value) in pairs {
-            precondition(index(forKey: key) == nil, "RowCells: duplicate key \(key.debugDescription)")
-            entries.append(Entry(key: key, value: value))
+        var seen: [String] = []
+        for (key, _) in pairs {
+            precondition(!seen.contains(key), "RowCells: duplicate key \(key.debugDescription)")
+            seen.append(key)
         }
+        self.init(encoding: pairs)
+    }
+
+    /// Cells from pairs whose keys the caller knows are distinct, in their order.
+    init(encoding pairs: some Sequence<(String, CellValue)>) {
+        var encoder = CellEncoder()
+        for (key, value) in pairs { encoder.append(key: key, value: value) }
+        self.init(encoder)
+    }
+
+    /// The cells `encoder` holds.
+    init(_ encoder: CellEncoder) {
+        storage = encoder.offsets.isEmpty ? nil : CellStorage.make(encoder)
     }
 
     /// Appends a cell whose key the caller knows is not present yet.
     mutating func appendNew(key: String, value: CellValue) {
-        entries.append(Entry(key: key, value: value))
+        self = RowCells(encoding: Array(self) + [(key, value)])
     }
 
-    /// Room for `minimumCapacity` cells.
-    public mutating func reserveCapacity(_ minimumCapacity: Int) {
-        entries.reserveCapacity(minimumCapacity)
+    /// Room for `minimumCapacity` cells (the packed storage is sized when made: nothing to do).
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {}
+
+    /// The number of cells.
+    public var count: Int { storage?.count ?? 0 }
+
+    /// Calls `body` with the cells as stored, read in place: keys and values as bytes, nothing
+    /// copied or decoded. For readers on a hot path (the HTML renderer).
+    @inlinable
+    public func withPackedCells<Result>(_ body: (PackedCells) throws -> Result) rethrows -> Result {
+        guard let storage else { return try body(.empty) }
+        return try storage.withCells(body)
     }
 
-    /// The position of the cell with `key`, if there is one.
+    /// The position of the cell with `key` (keys compare as `String`s do), if there is one.
     public func index(forKey key: String) -> Int? {
-        entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].key == key { return index }
-            return nil
-        }
+        index(forKey: key, hint: 0)
     }
 
     /// `index(forKey:)`, trying position `hint` first (cells in column order find their column's
     /// key at the column's position).
     func index(forKey key: String, hint: Int) -> Int? {
-        if hint < entries.count, entries[hint].key == key { return hint }
-        return index(forKey: key)
+        var key = key
+        return key.withUTF8 { utf8 in withPackedCells { cells in cells.index(ofKey: utf8, hint: hint) } }
     }
 
     /// The value of the cell with `key`; setting `nil` removes the cell.
     public subscript(key: String) -> CellValue? {
         get {
             guard let index = index(forKey: key) else { return nil }
-            return entries[index].value
+            return self[index].value
         }
         set {
             if let newValue {
@@ -81,12 +111,15 @@ public struct RowCells: Sendable {
     /// Sets the cell `key` to `value` (in place when present, else last); returns the old value.
     @discardableResult
     public mutating func updateValue(_ value: CellValue, forKey key: String) -> CellValue? {
+        var pairs = Array(self)
         guard let index = index(forKey: key) else {
-            entries.append(Entry(key: key, value: value))
+            pairs.append((key, value))
+            self = RowCells(encoding: pairs.lazy.map { ($0.key, $0.value) })
             return nil
         }
-        let old = entries[index].value
-        entries[index].value = value
+        let old = pairs[index].value
+        pairs[index].value = value
+        self = RowCells(encoding: pairs.lazy.map { ($0.key, $0.value) })
         return old
     }
 
@@ -94,12 +127,15 @@ public struct RowCells: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> CellValue? {
         guard let index = index(forKey: key) else { return nil }
-        return entries.remove(at: index).value
+        var pairs = Array(self)
+        let removed = pairs.remove(at: index).value
+        self = RowCells(encoding: pairs.lazy.map { ($0.key, $0.value) })
+        return removed
     }
 
     /// Removes every cell.
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
-        entries.removeAll(keepingCapacity: keepCapacity)
+        storage = nil
     }
 
     /// The value of the cell with `key`, or `defaultValue` when there is none; setting stores it.
@@ -110,40 +146,60 @@ public struct RowCells: Sendable {
 
     /// The cells `isIncluded` keeps, in order.
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> RowCells {
-        var kept = RowCells()
-        kept.entries = try entries.filter { try isIncluded((key: $0.key, value: $0.value)) }
-        return kept
+        RowCells(encoding: try Array(self).filter(isIncluded).lazy.map { ($0.key, $0.value) })
     }
 
     /// The same keys with transformed values, in order.
     public func mapValues(_ transform: (CellValue) throws -> CellValue) rethrows -> RowCells {
-        var mapped = RowCells()
-        mapped.entries = try entries.map { Entry(key: $0.key, value: try transform($0.value)) }
-        return mapped
+        RowCells(encoding: try Array(self).map { ($0.key, try transform($0.value)) })
     }
 
     /// The keys, in order.
-    public var keys: [String] { entries.map(\.key) }
+    public var keys: [String] { map(\.key) }
     /// The values, in order.
-    public var values: [CellValue] { entries.map(\.value) }
+    public var values: [CellValue] { map(\.value) }
     /// The cells as a dictionary.
     public var dictionary: [String: CellValue] {
-        Dictionary(uniqueKeysWithValues: entries.lazy.map { ($0.key, $0.value) })
+        Dictionary(uniqueKeysWithValues: lazy.map { ($0.key, $0.value) })
     }
 
-    /// Calls `body` with the cells in place, in order, for readers on a hot path: no cell is
-    /// copied (reading `Element`s builds tuples).
-    @inlinable
+    /// Calls `body` with the cells as `Entry` values in a buffer (decoded for the call; prefer
+    /// `withPackedCells`, which reads them in place).
     public func withUnsafeEntries<Result>(_ body: (UnsafeBufferPointer<Entry>) throws -> Result) rethrows -> Result {
         try entries.withUnsafeBufferPointer(body)
+    }
+
+    static func entry(_ cell: PackedCell) -> Entry {
+        Entry(key: String(decoding: cell.key, as: UTF8.self), value: cell.value.cellValue)
+    }
+
+    /// The packed bytes, for a quick equality check.
+    func sameBytes(as other: RowCells) -> Bool {
+        switch (storage, other.storage) {
+        case (nil, nil): return true
+        case (let a?, let b?):
+            if a === b { return true }
+            guard a.header.count == b.header.count, a.header.byteCount == b.header.byteCount else { return false }
+            let bytes = Int(a.header.count) * 4 + Int(a.header.byteCount)
+            return a.withUnsafeMutablePointerToElements { left in
+                b.withUnsafeMutablePointerToElements { right in
+                    for index in 0..<bytes where left[index] != right[index] { return false }
+                    return true
+                }
+            }
+        default: return false
+        }
     }
 }
 
 extension RowCells: RandomAccessCollection {
     public typealias Index = Int
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { entries.count }
-    @inlinable public subscript(position: Int) -> Element { (key: entries[position].key, value: entries[position].value) }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public subscript(position: Int) -> Element {
+        let entry = withPackedCells { Self.entry($0[position]) }
+        return (key: entry.key, value: entry.value)
+    }
 }
 
 extension RowCells: ExpressibleByDictionaryLiteral {
@@ -157,8 +213,10 @@ extension RowCells: Equatable {
     /// The same keys with equal values, in any order (as `Dictionary` compares).
     public static func == (lhs: RowCells, rhs: RowCells) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.entries.elementsEqual(rhs.entries, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
-        return lhs.entries.allSatisfy { entry in rhs[entry.key] == entry.value }
+        if lhs.sameBytes(as: rhs) { return true }
+        let left = lhs.entries
+        if left.elementsEqual(rhs.entries, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
+        return left.allSatisfy { entry in rhs[entry.key] == entry.value }
     }
 }
 
@@ -166,7 +224,7 @@ extension RowCells: CustomStringConvertible, CustomDebugStringConvertible {
     /// `["key": value, …]`, like a dictionary's.
     public var description: String {
         guard !isEmpty else { return "[:]" }
-        return "[" + entries.map { "\($0.key.debugDescription): \($0.value)" }.joined(separator: ", ") + "]"
+        return "[" + map { "\($0.key.debugDescription): \($0.value)" }.joined(separator: ", ") + "]"
     }
 
     public var debugDescription: String { description }

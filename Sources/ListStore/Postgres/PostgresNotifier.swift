@@ -33,7 +33,7 @@ final class PostgresNotifier: @unchecked Sendable {
     /// The backend process id notifications from this instance carry.
     var senderPID: Int32 { condition.withLock { pid } }
 
-    /// Ends the thread (after the batch it may be sending).
+    /// Ends the thread once it has sent what is pending (one attempt).
     func stop() {
         condition.withLock {
             stopped = true
@@ -49,6 +49,9 @@ final class PostgresNotifier: @unchecked Sendable {
                 if connection == nil || connection!.isBroken {
                     connection = nil
                     connection = try PGConnection(address)
+                    // A notification is delivered at commit whether or not the commit record
+                    // reached the disk; one lost to a crash costs only latency.
+                    try connection!.execute("SET synchronous_commit = off")
                     condition.withLock { pid = connection!.backendPID }
                 }
                 var unsent = batch
@@ -63,12 +66,13 @@ final class PostgresNotifier: @unchecked Sendable {
         }
     }
 
-    /// Waits for something to send; nil once stopped.
+    /// Waits for something to send; nil once stopped with nothing left (what is pending when the
+    /// store closes is still sent, once).
     private func nextBatch() -> PendingNotifications? {
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty && !stopped { condition.wait() }
-        if stopped { return nil }
+        if pending.isEmpty { return nil }
         let batch = pending
         pending = PendingNotifications()
         return batch

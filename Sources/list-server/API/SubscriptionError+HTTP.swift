@@ -12,7 +12,7 @@ extension SubscriptionError: HTTPResponseError {
     var problemDetail: String? {
         switch self {
         case .unknown(let id, let listID): "There is no open subscription \"\(id)\" on list \"\(listID)\"."
-        case .noWindow: "Only view=html subscriptions have a window to extend."
+        case .noWindow: "This subscription has the whole document; open it with limit or until to get a window to extend."
         }
     }
 }

@@ -55,9 +55,10 @@ struct App {
         let store: any Store
         let registry: ListRegistry
         let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(
-            maxSubscribers: settings.maxSubscribers, subscriptionPrefix: settings.instanceName))
+            maxSubscribers: settings.maxSubscribers, staleTimeoutSeconds: settings.staleTimeoutSeconds,
+            subscriptionPrefix: settings.instanceName))
         do {
-            store = try StoreLocation.open(settings.databasePath)
+            store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
             Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")

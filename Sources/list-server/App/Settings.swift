@@ -5,6 +5,8 @@ struct Settings: Sendable {
     var configuration: ServerConfiguration
     /// SQLite file, ":memory:", or a PostgreSQL URL (`StoreLocation`; it may hold a password).
     var databasePath: String
+    /// Bytes kept beside an SQLite file so that lists can be deleted on a full disk.
+    var diskReserve = 16 << 20
     /// `--token`: a bearer token with every right; with no `tokensFile` either, writes are open
     /// (allowed only on loopback).
     var token: String?
@@ -23,6 +25,8 @@ struct Settings: Sendable {
     var maxRows: Int = 1_000_000
     /// Most open `/events` streams.
     var maxSubscribers: Int = 20_000
+    /// Seconds a subscriber may stay behind before it is disconnected.
+    var staleTimeoutSeconds: Double = 30
     /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
     var instanceName: String? = nil
 

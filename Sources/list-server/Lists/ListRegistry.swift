@@ -90,6 +90,9 @@ final class ListRegistry: Sendable {
     /// Throws unless the store can still commit (the health check).
     func checkStoreWritable() throws { try store.checkWritable() }
 
+    /// True while the store knows its disk has no room for writes.
+    var storeIsOutOfRoom: Bool { store.isOutOfRoom }
+
     /// The entry for `id`, making an empty slot when there is none. A slot made for a write
     /// that may create the list counts against `maxLists`; one made to look for a list in the
     /// store does not (a list that exists is served whatever the limit).

@@ -2,13 +2,14 @@ import Synchronization
 
 /// Values computed from one snapshot and reused until the next version: the serialized
 /// document (GET JSON, `view=json` resets), and whatever answers the routes build from it once
-/// (the document's answer, the first HTML pages'), kept as the routes make them. A snapshot
+/// (the document's answer, the first HTML pages'), kept as the objects the routes make (a
+/// class instance, so reading one back is a cheap class cast). A snapshot
 /// never changes, so nothing here is ever stale.
 final class SnapshotCache: Sendable {
     private struct Storage {
         var documentJSON: [UInt8]?
-        var documentAnswer: (any Sendable)?
-        var firstPages: [Int: any Sendable] = [:]
+        var documentAnswer: (any AnyObject & Sendable)?
+        var firstPages: [Int: any AnyObject & Sendable] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -31,7 +32,7 @@ final class SnapshotCache: Sendable {
 
     /// The answer of a read of the whole document, made once (the first one kept when two
     /// readers make it together).
-    func documentAnswer<Answer: Sendable>(_ make: () throws -> Answer) rethrows -> Answer {
+    func documentAnswer<Answer: AnyObject & Sendable>(_ make: () throws -> Answer) rethrows -> Answer {
         if let kept = storage.withLock({ $0.documentAnswer }) as? Answer { return kept }
         let made = try make()
         return storage.withLock { storage in
@@ -43,7 +44,7 @@ final class SnapshotCache: Sendable {
 
     /// The answer for the page of the first `limit` rows, made once per limit for up to
     /// `maxPages` limits (others are made every time).
-    func firstPage<Answer: Sendable>(limit: Int, _ make: () throws -> Answer) rethrows -> Answer {
+    func firstPage<Answer: AnyObject & Sendable>(limit: Int, _ make: () throws -> Answer) rethrows -> Answer {
         if let kept = storage.withLock({ $0.firstPages[limit] }) as? Answer { return kept }
         let made = try make()
         storage.withLock { storage in

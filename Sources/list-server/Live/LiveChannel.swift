@@ -21,6 +21,8 @@ final class LiveChannel: Sendable {
         var idleSince: UInt64?
         /// The view of each subscribed window at `current`, so a write renders each once.
         var views: [LiveWindow: LiveView] = [:]
+        /// The windowed `view=json` document of each subscribed window at `current`.
+        var jsonViews: [LiveWindow: JSONWindowView] = [:]
         /// Set once the channel has left the hub (its list was deleted, or it stayed idle too
         /// long): nothing changes in it any more, and a subscriber that still found it starts over.
         var closed = false
@@ -30,6 +32,14 @@ final class LiveChannel: Sendable {
             if let view = views[window] { return view }
             let view = LiveView(snapshot: current, window: window, renderer: renderer, rowMarkup: rowMarkup)
             views[window] = view
+            return view
+        }
+
+        /// The windowed JSON document of `window` at `current`, from the cache when it is there.
+        mutating func currentJSONView(_ window: LiveWindow) -> JSONWindowView {
+            if let view = jsonViews[window] { return view }
+            let view = JSONWindowView(snapshot: current, window: window)
+            jsonViews[window] = view
             return view
         }
     }
@@ -54,6 +64,8 @@ final class LiveChannel: Sendable {
     let inbox = Mutex(Inbox())
     /// Rendered rows, reused across versions (it has its own lock: resets render outside `state`'s).
     let rowMarkup = RowMarkupCache()
+    /// The documents of resets, shared by every subscriber that gets the same one (its own lock).
+    let resetDocuments = ResetDocumentCache()
 
     init(listID: String, current: ListSnapshot) {
         self.listID = listID

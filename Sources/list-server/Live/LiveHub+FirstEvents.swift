@@ -16,6 +16,8 @@ extension LiveHub {
         /// For a `view=json` resume: the patches from the client's version to `current`, from
         /// the change log the request brought (and the channel's newer ones); nil: a reset.
         let resume: [ResumeStep]?
+        /// For a windowed `view=json`: the channel's document of `window` at `current`, if any.
+        var jsonView: JSONWindowView? = nil
     }
 
     /// One patch of a `view=json` resume.
@@ -32,7 +34,7 @@ extension LiveHub {
             }
         }
 
-        var event: [UInt8] {
+        var event: SharedBytes {
             switch self {
             case .logged(let change): return ServerSentEvent.patch(serialized: change.patch, version: change.version)
             case .kept(let patch, let version): return ServerSentEvent.patch(patch, version: version)
@@ -44,9 +46,11 @@ extension LiveHub {
     struct FirstEvents {
         let version: Int
         let window: LiveWindow
-        var events: [[UInt8]] = []
+        var events: [SharedBytes] = []
         /// The `view=html` view of the window at `version`, for the channel to keep.
         var view: LiveView?
+        /// The windowed `view=json` document at `version`, for the channel to keep.
+        var jsonView: JSONWindowView?
     }
 
     /// The starting point of `request` on a channel in `state`. Cheap: no rendering.
@@ -60,7 +64,8 @@ extension LiveHub {
         }
         return StartingPoint(current: current, base: base, window: window,
                              view: request.view == .html ? state.views[window] : nil,
-                             resume: request.view == .json ? jsonResume(of: request, state: state) : nil)
+                             resume: request.view == .json ? jsonResume(of: request, state: state) : nil,
+                             jsonView: request.view == .jsonWindow ? state.jsonViews[window] : nil)
     }
 
     /// The patches that take a `view=json` client at `since` to the channel's current version:
@@ -96,7 +101,7 @@ extension LiveHub {
     /// part of subscribing (serializing a document, rendering a window, encoding patches), so
     /// `attach` runs it outside the channel's lock when it can.
     func firstEvents(for request: SubscribeRequest, subscription id: String, from start: StartingPoint,
-                     rowMarkup: RowMarkupCache) -> FirstEvents {
+                     on channel: LiveChannel) -> FirstEvents {
         let current = start.current
         var first = FirstEvents(version: current.version, window: start.window)
         if let since = request.since, since == current.version { return first }
@@ -105,42 +110,70 @@ extension LiveHub {
             if let resume = start.resume {
                 first.events = resume.map(\.event)
             } else {
-                first.events = [ServerSentEvent.reset(version: current.version, subscription: id,
-                                                      serializedDocument: current.documentJSON)]
+                first.events = resetEvent(view: .json, subscription: id, window: start.window, at: current, on: channel)
+            }
+        case .jsonWindow:
+            let view = start.jsonView ?? JSONWindowView(snapshot: current, window: start.window)
+            first.jsonView = view
+            if let base = start.base {
+                var patch = JSONWindowView.patch(from: JSONWindowView(snapshot: base, window: start.window), to: view)
+                // As for `view=html`: a window named by `limit=` learns its `until` from the first patch.
+                Self.statingUntil(&patch, view.until)
+                first.events = [ServerSentEvent.patch(patch, version: current.version)]
+            } else {
+                let document = channel.resetDocuments.document(version: current.version, view: .jsonWindow, window: start.window) {
+                    view.json.serialized()
+                }
+                first.events = ServerSentEvent.reset(version: current.version, subscription: id, document: document)
             }
         case .html:
             let view = start.view
-                ?? LiveView(snapshot: current, window: start.window, renderer: renderer, rowMarkup: rowMarkup)
+                ?? LiveView(snapshot: current, window: start.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             first.view = view
             if let base = start.base {
                 var patch = LiveView.patch(
-                    from: LiveView(snapshot: base, window: start.window, renderer: renderer, rowMarkup: rowMarkup),
+                    from: LiveView(snapshot: base, window: start.window, renderer: renderer, rowMarkup: channel.rowMarkup),
                     to: view)
                 // The client may have named its window by row count (`limit=`): its `until` can
                 // differ from the window's, so the first patch always states it.
-                let until = JSONPointer(tokens: ["until"])
-                if !patch.operations.contains(where: { $0.path == until || $0.path == .root }) {
-                    patch.operations.append(.replace(path: until, value: view.until.map(JSONValue.string) ?? .null))
-                }
+                Self.statingUntil(&patch, view.until)
                 first.events = [ServerSentEvent.patch(patch, version: current.version)]
             } else {
-                first.events = [ServerSentEvent.reset(version: current.version, subscription: id, document: view.json)]
+                let document = channel.resetDocuments.document(version: current.version, view: .html, window: start.window) {
+                    view.json.serialized()
+                }
+                first.events = ServerSentEvent.reset(version: current.version, subscription: id, document: document)
             }
         }
         return first
     }
 
-    /// A `reset` for a subscriber's view of `window` at `snapshot` (for `view=json` the whole
-    /// document, shared per version); `rowMarkup` is its channel's cache of rendered rows, so a
-    /// reset renders only rows no view has rendered yet.
+    /// A `reset` for a subscriber's view of `window` at `snapshot`: its own head around the
+    /// document of that version and window, made once and shared (`ResetDocumentCache`; for
+    /// `view=html` the channel's row cache spares rendering rows already rendered).
     func resetEvent(view: Subscriber.View, subscription id: String, window: LiveWindow, at snapshot: ListSnapshot,
-                    rowMarkup: RowMarkupCache) -> [UInt8] {
+                    on channel: LiveChannel) -> [SharedBytes] {
+        let document: SharedBytes
         switch view {
         case .json:
-            return ServerSentEvent.reset(version: snapshot.version, subscription: id, serializedDocument: snapshot.documentJSON)
+            document = channel.resetDocuments.document(version: snapshot.version, view: view, window: nil) { snapshot.documentJSON }
+        case .jsonWindow:
+            document = channel.resetDocuments.document(version: snapshot.version, view: view, window: window) {
+                JSONWindowView(snapshot: snapshot, window: window).json.serialized()
+            }
         case .html:
-            let view = LiveView(snapshot: snapshot, window: window, renderer: renderer, rowMarkup: rowMarkup)
-            return ServerSentEvent.reset(version: snapshot.version, subscription: id, document: view.json)
+            document = channel.resetDocuments.document(version: snapshot.version, view: view, window: window) {
+                LiveView(snapshot: snapshot, window: window, renderer: renderer, rowMarkup: channel.rowMarkup).json.serialized()
+            }
+        }
+        return ServerSentEvent.reset(version: snapshot.version, subscription: id, document: document)
+    }
+
+    /// Adds a `replace` of `/until` to a resume's patch unless it already sets it (or the root).
+    static func statingUntil(_ patch: inout JSONPatch, _ value: String?) {
+        let until = JSONPointer(tokens: ["until"])
+        if !patch.operations.contains(where: { $0.path == until || $0.path == .root }) {
+            patch.operations.append(.replace(path: until, value: value.map(JSONValue.string) ?? .null))
         }
     }
 }

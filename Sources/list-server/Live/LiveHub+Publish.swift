@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import HTTPServer
 import ListModel
 
@@ -16,19 +18,33 @@ extension LiveHub {
         }
         let old = state.current
         guard new.version > old.version else { return }  // a subscriber already started from it
-        var jsonEvent: [UInt8]?
-        var htmlEvents: [LiveWindow: [UInt8]] = [:]
+        var jsonEvent: SharedBytes?
+        var htmlEvents: [LiveWindow: SharedBytes] = [:]
         var newViews: [LiveWindow: LiveView] = [:]
+        var jsonWindowEvents: [LiveWindow: SharedBytes] = [:]
+        var newJSONViews: [LiveWindow: JSONWindowView] = [:]
+        var deliveries: [Delivery] = []
+        deliveries.reserveCapacity(state.subscribers.count)
         for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
-            guard subscriber.version == old.version, subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes else {
+            guard subscriber.version == old.version else {
                 markStale(subscriber)
                 continue
             }
-            let event: [UInt8]
+            let event: SharedBytes
             switch subscriber.view {
             case .json:
                 if jsonEvent == nil { jsonEvent = Self.jsonEvent(for: change, from: old, to: new) }
                 event = jsonEvent!
+            case .jsonWindow:
+                if let shared = jsonWindowEvents[subscriber.window] {
+                    event = shared
+                } else {
+                    let after = JSONWindowView(snapshot: new, window: subscriber.window)
+                    event = ServerSentEvent.patch(JSONWindowView.patch(from: state.currentJSONView(subscriber.window), to: after),
+                                                  version: new.version)
+                    jsonWindowEvents[subscriber.window] = event
+                    newJSONViews[subscriber.window] = after
+                }
             case .html:
                 if let shared = htmlEvents[subscriber.window] {
                     event = shared
@@ -41,20 +57,57 @@ extension LiveHub {
                     newViews[subscriber.window] = after
                 }
             }
-            subscriber.stream.write(event)
-            subscriber.version = new.version
+            deliveries.append(Delivery(subscriber: subscriber, event: event))
         }
+        for subscriber in deliver(deliveries, at: new.version) { markStale(subscriber) }
         state.recent.append(LiveChannel.PastVersion(
             snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
         if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
         state.current = new
         state.views = newViews
+        state.jsonViews = newJSONViews
         channel.rowMarkup.forgetDeletedRows(keepingRowsOf: new.list)
+        channel.resetDocuments.forget(before: new.version)
+    }
+
+    /// One subscriber's event of a publish.
+    struct Delivery: @unchecked Sendable {
+        let subscriber: Subscriber
+        let event: SharedBytes
+    }
+
+    /// Writes each event to its subscriber's stream (skipping one that holds more than
+    /// `maxBufferedBytes` unsent) and moves it to `version`; returns those skipped.
+    /// Called under the channel's lock. Large fan-outs are spread over the cores: each write is
+    /// one `send` of the shared event on the caller's thread (`ResponseStream.write`), the floor
+    /// of the work, so the threads share it evenly.
+    func deliver(_ deliveries: [Delivery], at version: Int) -> [Subscriber] {
+        let workers = min(limits.fanOutThreads, max(1, deliveries.count / 512))
+        let behind = Mutex<[Subscriber]>([])
+        let maxBuffered = limits.maxBufferedBytes
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var slow: [Subscriber] = []
+            var index = worker
+            while index < deliveries.count {
+                let delivery = deliveries[index]
+                if delivery.subscriber.stream.write(delivery.event, ifQueuedAtMost: maxBuffered) == .behind {
+                    slow.append(delivery.subscriber)
+                }
+                index += workers
+            }
+            if !slow.isEmpty { behind.withLock { $0 += slow } }
+        }
+        let skipped = behind.withLock { $0 }
+        let skippedIDs = Set(skipped.map { ObjectIdentifier($0) })
+        for delivery in deliveries where !skippedIDs.contains(ObjectIdentifier(delivery.subscriber)) {
+            delivery.subscriber.version = version
+        }
+        return skipped
     }
 
     /// The `view=json` event taking a subscriber at `old` to `new`: the change's patch, or the
     /// whole document when the change did not start from `old` (a list created again).
-    static func jsonEvent(for change: ListChange, from old: ListSnapshot, to new: ListSnapshot) -> [UInt8] {
+    static func jsonEvent(for change: ListChange, from old: ListSnapshot, to new: ListSnapshot) -> SharedBytes {
         if change.old?.version == old.version { return ServerSentEvent.patch(change.patch, version: new.version) }
         var data = Array(#"[{"op":"replace","path":"","value":"#.utf8)
         data += new.documentJSON

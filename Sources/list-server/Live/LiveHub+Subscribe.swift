@@ -52,7 +52,7 @@ extension LiveHub {
                 publishPending(on: channel, state: &state)
                 return state.closed ? nil : startingPoint(of: request, state: state)
             }) else { continue }
-            let prepared = firstEvents(for: request, subscription: id, from: start, rowMarkup: channel.rowMarkup)
+            let prepared = firstEvents(for: request, subscription: id, from: start, on: channel)
             beforeRegistering()
             let registered = channel.state.withLock { state -> Bool in
                 publishPending(on: channel, state: &state)
@@ -61,7 +61,7 @@ extension LiveHub {
                     ? prepared
                     : catchUp(prepared, view: request.view, state: &state, rowMarkup: channel.rowMarkup)
                         ?? firstEvents(for: request, subscription: id, from: startingPoint(of: request, state: state),
-                                       rowMarkup: channel.rowMarkup)
+                                       on: channel)
                 register(Subscriber(id: id, listID: request.listID, view: request.view, stream: stream,
                                     window: events.window, version: events.version),
                          with: events, on: channel, state: &state)
@@ -90,6 +90,12 @@ extension LiveHub {
             let after = state.currentView(prepared.window, renderer: renderer, rowMarkup: rowMarkup)
             caughtUp.events.append(ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: state.current.version))
             caughtUp.view = after
+        case .jsonWindow:
+            guard let before = prepared.jsonView else { return nil }
+            let after = state.currentJSONView(prepared.window)
+            caughtUp.events.append(ServerSentEvent.patch(JSONWindowView.patch(from: before, to: after),
+                                                         version: state.current.version))
+            caughtUp.jsonView = after
         }
         return caughtUp
     }
@@ -98,14 +104,10 @@ extension LiveHub {
     /// channel's lock, with first events that bring the client to the channel's current version.
     private func register(_ subscriber: Subscriber, with events: FirstEvents, on channel: LiveChannel,
                           state: inout LiveChannel.State) {
-        let stream = subscriber.stream
-        stream.write(ServerSentEvent.retry(milliseconds: 1_000))
-        stream.write(ServerSentEvent.encode(
-            "subscription", id: nil,
-            data: JSONValue.object(JSONObject([("subscription", .string(subscriber.id)),
-                                               ("version", .number(Double(subscriber.version)))])).serialized()))
-        for event in events.events { stream.write(event) }
+        subscriber.stream.write([ServerSentEvent.retry, ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
+                                + events.events)
         if let view = events.view, state.views[subscriber.window] == nil { state.views[subscriber.window] = view }
+        if let view = events.jsonView, state.jsonViews[subscriber.window] == nil { state.jsonViews[subscriber.window] = view }
         state.subscribers[subscriber.id] = subscriber
         state.idleSince = nil
         directory.withLock { $0.channelOfSubscription[subscriber.id] = channel }

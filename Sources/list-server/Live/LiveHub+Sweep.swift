@@ -18,8 +18,7 @@ extension LiveHub {
         for channel in channels {
             guard let (at, drained) = sweepIdleOrTimedOut(channel, anyStale: anyStale), !drained.isEmpty else { continue }
             let resets = drained.map {
-                resetEvent(view: $0.subscriber.view, subscription: $0.subscriber.id, window: $0.window, at: at,
-                           rowMarkup: channel.rowMarkup)
+                resetEvent(view: $0.subscriber.view, subscription: $0.subscriber.id, window: $0.window, at: at, on: channel)
             }
             beforeWritingResets()
             channel.state.withLock { state in
@@ -32,7 +31,7 @@ extension LiveHub {
                     let event = state.current.version == at.version && subscriber.window == entry.window
                         ? reset
                         : resetEvent(view: subscriber.view, subscription: subscriber.id, window: subscriber.window,
-                                     at: state.current, rowMarkup: channel.rowMarkup)
+                                     at: state.current, on: channel)
                     subscriber.stream.write(event)
                     subscriber.version = state.current.version
                     subscriber.stale = false
@@ -58,7 +57,10 @@ extension LiveHub {
             var drained: [DrainedSubscriber] = []
             if anyStale {
                 for subscriber in state.subscribers.values where subscriber.stale {
-                    if subscriber.stream.bufferedByteCount <= limits.maxBufferedBytes / 4 {
+                    // Drained: the client has received everything (nothing held here, nothing
+                    // unacknowledged in the socket). A client that stopped reading never is,
+                    // so it is not sent a reset while it is stalled.
+                    if subscriber.stream.unsentByteCount == 0 {
                         drained.append(DrainedSubscriber(subscriber: subscriber, window: subscriber.window))
                     } else if Double(now - subscriber.staleSince) / 1e9 > limits.staleTimeoutSeconds {
                         subscriber.stream.cancel()

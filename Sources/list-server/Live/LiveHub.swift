@@ -36,6 +36,8 @@ final class LiveHub: Sendable {
         var idleChannelSeconds = 60.0
         /// Changes waiting for publication per list beyond which updates are merged into one event.
         var maxPendingChanges = 16
+        /// Threads that write one event to a list's subscribers (at most one per 512 of them).
+        var fanOutThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Put with a dot in front of every subscription id (`--instance`), so that a load
         /// balancer can route `…/more` to the instance holding the stream.
         var subscriptionPrefix: String? = nil

@@ -3,9 +3,11 @@ import ListModel
 
 /// One open `/events` stream. Its mutable state is guarded by its channel's lock.
 final class Subscriber: @unchecked Sendable {
-    enum View: Equatable {
-        /// Patches on the list document.
+    enum View: Hashable, Sendable {
+        /// Patches on the whole list document.
         case json
+        /// Patches on a window of the list document (`view=json` with `limit` or `until`).
+        case jsonWindow
         /// Patches on the rendered rows of a window.
         case html
     }
@@ -15,7 +17,7 @@ final class Subscriber: @unchecked Sendable {
     let listID: String
     let view: View
     let stream: ResponseStream
-    /// The window of a `view=html` subscriber.
+    /// The window of a `view=html` or windowed `view=json` subscriber.
     var window: LiveWindow
     /// The version of the last event this subscriber was sent (or is being sent by its reset).
     var version: Int

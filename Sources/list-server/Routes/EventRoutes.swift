@@ -47,12 +47,14 @@ enum EventRoutes {
 
     /// Reads `view`, `limit` or `until`, and `Last-Event-ID` or else `since`.
     static func subscribeRequest(_ request: Request, listID: String) throws -> LiveHub.SubscribeRequest {
-        let view: Subscriber.View
+        var view: Subscriber.View
         switch request.query("view") ?? "json" {
         case "json": view = .json
         case "html": view = .html
         case let other: throw HTTPError(.badRequest, "view must be json or html, not \"\(other)\".")
         }
+        // `view=json` is the whole document unless a window is asked for.
+        if view == .json && (request.query("limit") != nil || request.query("until") != nil) { view = .jsonWindow }
         let window: LiveHub.SubscribeRequest.WindowSpec
         switch (request.query("limit"), request.query("until")) {
         case (let limit?, nil):

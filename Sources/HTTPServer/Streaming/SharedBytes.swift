@@ -1,0 +1,26 @@
+/// Immutable bytes written to many streams without a copy: every stream that sends them holds a
+/// reference, and the bytes go to each socket straight from this one buffer.
+///
+/// An event fanned out to 10,000 subscribers, or a document sent as the `reset` of 100, is one
+/// `SharedBytes`; each stream keeps only its reference and how far it has sent it.
+public final class SharedBytes: Sendable {
+    public let bytes: [UInt8]
+    /// The address of `bytes`' storage, fixed for its lifetime (the array is never mutated).
+    let base: UnsafeRawPointerBox
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        base = UnsafeRawPointerBox(bytes.withUnsafeBytes { $0.baseAddress })
+    }
+
+    /// The UTF-8 bytes of `text`.
+    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+
+    public var count: Int { bytes.count }
+}
+
+/// A pointer into storage that outlives every use (see `SharedBytes.base`).
+struct UnsafeRawPointerBox: @unchecked Sendable {
+    let pointer: UnsafeRawPointer?
+    init(_ pointer: UnsafeRawPointer?) { self.pointer = pointer }
+}
