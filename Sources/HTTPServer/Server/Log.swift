@@ -57,12 +57,20 @@ public enum Log {
     public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
     public static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
     public static func error(_ message: @autoclosure () -> String) { write(.error, message) }
+    /// Logs `message` at `level`, for a level decided at run time.
+    public static func log(_ level: Level, _ message: @autoclosure () -> String) { write(level, message) }
+
+    /// The line written for `message` at `level`, without its timestamp and newline:
+    /// `message` for `info`, `level: message` for the others.
+    static func text(_ level: Level, _ message: String) -> String {
+        level == .info ? message : "\(level.name): \(message)"
+    }
 
     private static func write(_ level: Level, _ message: () -> String) {
         guard isEnabled(level) else { return }
         var line = timestamp()
-        line += level == .info ? " " : " \(level.name): "
-        line += message()
+        line += " "
+        line += text(level, message())
         line += "\n"
         var bytes = Array(line.utf8)
         var written = 0

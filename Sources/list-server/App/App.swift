@@ -37,7 +37,8 @@ struct App {
         Log.info("list-server ready at \(server.url)")
         var signal = signals.wait()
         while signal == SIGHUP {
-            Log.info(context.authorization.reload())
+            let (level, message) = context.authorization.reload()
+            Log.log(level, message)
             signal = signals.wait()
         }
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
