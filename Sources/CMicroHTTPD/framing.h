@@ -6,7 +6,38 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include "include/FramingGuard.h"
+
+/// Buckets of the per-address connection counts.
+#define CAPS_BUCKETS 1024
+
+/// One client address's open connections (libmicrohttpd's and detached streams').
+struct CMicroHTTPD_AddressCount {
+    struct CMicroHTTPD_AddressCount *next;
+    int family;
+    uint32_t length;
+    unsigned char address[16];
+    uint32_t count;
+};
+
+/// One daemon's guard: its limits, and the connections it counts against the caps.
+struct CMicroHTTPD_Guard {
+    struct CMicroHTTPD_GuardLimits limits;
+    pthread_mutex_t caps_lock;
+    struct CMicroHTTPD_AddressCount *buckets[CAPS_BUCKETS];
+    uint32_t total;
+};
+
+/// Counts a new connection from `address` (its entry is created if needed); NULL when memory
+/// runs out (the connection is then not counted).
+struct CMicroHTTPD_AddressCount *caps_acquire(struct CMicroHTTPD_Guard *guard, const struct sockaddr *address);
+
+/// Takes back one connection counted by `caps_acquire`.
+void caps_release(struct CMicroHTTPD_Guard *guard, struct CMicroHTTPD_AddressCount *entry);
+
+/// libmicrohttpd's accept policy: MHD_NO when the address or the daemon is at its cap.
+enum MHD_Result caps_accept(void *cls, const struct sockaddr *address, socklen_t length);
 
 /// Where a connection's byte stream is, between requests or inside one.
 enum framing_phase {
@@ -61,6 +92,9 @@ struct framing_conn {
     int fd;
     const struct CMicroHTTPD_Guard *guard;
     const struct CMicroHTTPD_GuardLimits *limits;
+    /// This connection's count against the caps; NULL once a stream detached it (the stream
+    /// then holds the count until its socket closes).
+    struct CMicroHTTPD_AddressCount *caps;
 
     _Atomic int phase;
     /// When the current head or body began (monotonic ns); 0 while no deadline runs.

@@ -9,10 +9,6 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-struct CMicroHTTPD_Guard {
-    struct CMicroHTTPD_GuardLimits limits;
-};
-
 /// Guarded connections by socket. Each entry is written when libmicrohttpd opens the connection
 /// and cleared before it closes the socket, under `table_lock`; `recv` reads its own socket's
 /// entry without the lock (it runs on the thread that owns the connection).
@@ -131,6 +127,8 @@ static void guard_notify(void *cls, struct MHD_Connection *connection, void **co
             shutdown(fd, SHUT_RDWR);   // never serve a connection the guard cannot watch
             return;
         }
+        const union MHD_ConnectionInfo *client = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        conn->caps = caps_acquire(guard, client == NULL ? NULL : client->client_addr);
         conn->fd = fd;
         conn->guard = guard;
         conn->limits = &guard->limits;
@@ -148,6 +146,7 @@ static void guard_notify(void *cls, struct MHD_Connection *connection, void **co
         pthread_mutex_lock(&table_lock);
         if (atomic_load(&table[conn->fd]) == conn) atomic_store_explicit(&table[conn->fd], NULL, memory_order_release);
         pthread_mutex_unlock(&table_lock);
+        caps_release(guard, conn->caps);
         free(conn->line);
         free(conn->pending);
         free(conn);
@@ -158,12 +157,36 @@ struct CMicroHTTPD_Guard *CMicroHTTPD_guard_create(struct CMicroHTTPD_GuardLimit
     pthread_once(&table_once, table_init);
     if (atomic_load(&table_size) == 0) return NULL;
     struct CMicroHTTPD_Guard *guard = calloc(1, sizeof *guard);
-    if (guard != NULL) guard->limits = limits;
+    if (guard == NULL) return NULL;
+    guard->limits = limits;
+    pthread_mutex_init(&guard->caps_lock, NULL);
     return guard;
 }
 
 void CMicroHTTPD_guard_destroy(struct CMicroHTTPD_Guard *guard) {
+    if (guard == NULL) return;
+    for (size_t bucket = 0; bucket < CAPS_BUCKETS; bucket++) {
+        while (guard->buckets[bucket] != NULL) {
+            struct CMicroHTTPD_AddressCount *entry = guard->buckets[bucket];
+            guard->buckets[bucket] = entry->next;
+            free(entry);
+        }
+    }
+    pthread_mutex_destroy(&guard->caps_lock);
     free(guard);
+}
+
+struct CMicroHTTPD_AddressCount *CMicroHTTPD_guard_detach(int fd) {
+    if (fd < 0 || (size_t) fd >= atomic_load_explicit(&table_size, memory_order_acquire)) return NULL;
+    struct framing_conn *conn = atomic_load_explicit(&table[fd], memory_order_acquire);
+    if (conn == NULL) return NULL;
+    struct CMicroHTTPD_AddressCount *count = conn->caps;
+    conn->caps = NULL;
+    return count;
+}
+
+MHD_AcceptPolicyCallback CMicroHTTPD_guard_accept_policy(void) {
+    return caps_accept;
 }
 
 struct MHD_OptionItem CMicroHTTPD_option_guard(struct CMicroHTTPD_Guard *guard) {

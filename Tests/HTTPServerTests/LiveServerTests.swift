@@ -88,7 +88,7 @@ struct LiveServerTests {
         #expect(try TestClient.request(port: server.port, "GET", "/healthz").status == 200)
     }
 
-    @Test func streamSuspendsWhenIdleAndResumesOnWriteFromAnotherThread() throws {
+    @Test func streamWritesGoStraightToTheSocketFromAnyThread() throws {
         let box = StreamBox()
         let server = try startServer(box: box)
         defer { server.shutdown() }
@@ -103,7 +103,7 @@ struct LiveServerTests {
         #expect(head.lowercased().contains("connection: close"))
         #expect(!head.lowercased().contains("transfer-encoding"))
         #expect(head.hasSuffix("\r\n\r\ndata: one\n\n"))
-        usleep(100_000)  // the connection suspends: nothing is buffered
+        usleep(100_000)  // the stream has left libmicrohttpd: nothing is buffered
         stream.write("data: two\n\n")  // sent to the socket from this thread
         #expect(client.read(until: "data: two") == "data: two\n\n")
         stream.write([SharedBytes("data: "), SharedBytes("three"), SharedBytes("\n\n")])
@@ -225,7 +225,7 @@ struct LiveServerTests {
             clients.append(client)
             _ = try #require(box.next())
         }
-        usleep(100_000)  // let them suspend
+        usleep(100_000)  // let them detach
         server.shutdown()
         #expect(box.terminated.load(ordering: .relaxed) == 3)
         for client in clients { _ = client.readAll() }  // the server closed them: no hang

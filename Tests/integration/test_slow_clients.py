@@ -11,6 +11,10 @@ Against a real server with short deadlines (--header-timeout 1, --body-timeout 1
   connection idle between requests longer than the head deadline is still served;
 - a second server with --max-connections-per-address 5: a sixth connection is closed unanswered,
   and served once one of the five is gone.
+- live streams leave libmicrohttpd once their head is sent (the server owns their sockets), and
+  still count against both caps: with 3 streams and 2 idle connections from one address (cap 5),
+  or 15 streams and a keep-alive connection against --max-connections 16, one more connection is closed unanswered, and
+  served once a stream is gone; the server holds one socket per stream, not two.
 
 Before the deadlines, each byte restarted libmicrohttpd's 60 s idle timer: the slow clients held
 every slot and the normal client hung. No assertion here times the server's speed; waits are
@@ -19,6 +23,7 @@ bounds (a client cut by a 1 s deadline must be cut within 15 s).
     /usr/bin/python3 Tests/integration/test_slow_clients.py
 """
 
+import os
 import socket
 import threading
 import time
@@ -179,6 +184,68 @@ def test_per_address_cap():
             sock.close()
 
 
+def server_sockets(server):
+    """Sockets the server process holds open now."""
+    fds = os.listdir(f"/proc/{server.process.pid}/fd")
+    return sum(1 for fd in fds if os.readlink(f"/proc/{server.process.pid}/fd/{fd}").startswith("socket:"))
+
+
+def refused_unanswered(server):
+    """True when a new connection is closed without an answer."""
+    extra = connect(server.port, timeout=10)
+    try:
+        extra.sendall(request_bytes("GET", "/healthz"))
+    except OSError:
+        pass
+    data, closed = read_until_closed(extra, timeout=10)
+    extra.close()
+    return closed and data == b""
+
+
+def served_within(server, seconds=5):
+    """True when a new connection is served within `seconds` (a stream's slot frees at once)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        result = exchange(server.port, request_bytes("GET", "/healthz", [("Connection", "close")]), timeout=10)
+        if result.first and result.first.status == 200:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_stream_caps():
+    document = {"title": "Caps", "sections": [{"key": "s", "rows": [{"key": "a", "cells": {"text": "A"}}]}]}
+    with Server("--max-connections-per-address", "5", "--header-timeout", "60") as server:
+        server.put_list("caps", document)
+        streams = [EventStream(server, "/lists/caps/events?view=json") for _ in range(3)]
+        checks.check("three streams start", all(stream.next().name == "subscription" for stream in streams))
+        held = [connect(server.port, timeout=10) for _ in range(2)]
+        time.sleep(0.3)
+        checks.check("streams count against the per-address cap: a sixth connection is closed unanswered",
+                     refused_unanswered(server))
+        streams.pop().close()
+        checks.check("once a stream is gone, a new connection from the address is served", served_within(server))
+        for sock in held:
+            sock.close()
+        for stream in streams:
+            stream.close()
+
+    with Server("--max-connections", "16", "--header-timeout", "60") as server:
+        server.put_list("caps", document)
+        before = server_sockets(server)
+        # This thread's keep-alive connection (the PUT) holds the sixteenth slot.
+        streams = [EventStream(server, "/lists/caps/events?view=json") for _ in range(15)]
+        checks.check("fifteen streams start", all(stream.next().name == "subscription" for stream in streams))
+        checks.check("the server holds one socket per stream (libmicrohttpd let go of its connection)",
+                     server_sockets(server) - before <= 15, (before, server_sockets(server)))
+        checks.check("streams count against --max-connections: a 17th connection is closed unanswered",
+                     refused_unanswered(server))
+        streams.pop().close()
+        checks.check("once a stream is gone, a new connection is served", served_within(server))
+        for stream in streams:
+            stream.close()
+
+
 if __name__ == "__main__":
     with Server(*DEADLINE_FLAGS) as server:
         main(checks, [
@@ -186,4 +253,5 @@ if __name__ == "__main__":
             ("slow and fair bodies", lambda: test_slow_body(server)),
             ("streams and idle keep-alive connections", lambda: test_streams_and_keep_alive(server)),
             ("connections per address", test_per_address_cap),
+            ("streams against the caps", test_stream_caps),
         ])

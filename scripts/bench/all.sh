@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every server benchmark in turn (about 20 minutes on a loaded 2-core machine) and keeps the
+# Runs every server benchmark in turn (about 25 minutes on a loaded 2-core machine) and keeps the
 # output: scripts/bench/all.sh [log file]   (default /tmp/list-server-bench-<time>.txt)
 # Build first: swift build -c release --product list-server  (or set LIST_SERVER_BIN).
 set -euo pipefail
@@ -12,5 +12,6 @@ log=${1:-/tmp/list-server-bench-$(date -u +%Y%m%dT%H%M%SZ).txt}
     python3 latency.py
     python3 latency.py --rows 5
     python3 fanout.py
+    python3 fanout_instances.py
 } 2>&1 | tee "$log"
 echo "output kept in $log"

@@ -178,10 +178,10 @@ class Writer:
         return int(head.split()[1]), version
 
 
-def connect_all(port, path, count, in_flight=200, timeout=600):
+def connect_all(port, path, count, in_flight=200, timeout=600, selector=None):
     """Opens `count` subscribers, at most `in_flight` awaiting their reset at once; returns them
-    and the selector they are registered with (for reading)."""
-    selector = selectors.DefaultSelector()
+    and the selector they are registered with (for reading): `selector` if given, else a new one."""
+    selector = selector or selectors.DefaultSelector()
     ready, opening = [], {}
     started = 0
     deadline = time.monotonic() + timeout

@@ -46,8 +46,11 @@ struct MHD_OptionItem CMicroHTTPD_option_logger(CMicroHTTPD_LogCallback callback
 struct MHD_OptionItem CMicroHTTPD_option_end(void);
 
 /// Starts a daemon with options given as an `MHD_OPTION_END`-terminated array.
-/// Returns NULL on failure (port in use, bad options). Wraps the variadic `MHD_start_daemon`.
+/// `accept_policy` (may be NULL) decides, with `accept_policy_cls`, whether to keep each
+/// accepted connection. Returns NULL on failure (port in use, bad options). Wraps the variadic
+/// `MHD_start_daemon`.
 struct MHD_Daemon *CMicroHTTPD_start_daemon(unsigned int flags, uint16_t port,
+                                            MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
                                             MHD_AccessHandlerCallback handler, void *handler_cls,
                                             const struct MHD_OptionItem *options);
 
@@ -74,7 +77,13 @@ enum MHD_Result CMicroHTTPD_response_close_delimited(struct MHD_Response *respon
 /// what a client that stopped reading leaves in the kernel. -1 on error.
 int CMicroHTTPD_socket_unsent_bytes(int fd);
 
-/// Sets `TCP_NODELAY` so that small events leave at once. Returns 0 or -1.
+/// Sets `TCP_NODELAY` so that small events leave at once (and pushes out anything held back).
+/// Returns 0 or -1.
 int CMicroHTTPD_socket_set_nodelay(int fd);
+
+/// A second descriptor of the socket `fd` (close-on-exec), which stays open when libmicrohttpd
+/// closes `fd`; -1 on error. The daemon must run with `MHD_USE_TURBO`, or its close would first
+/// shut the socket down. Wraps `fcntl(F_DUPFD_CLOEXEC)`.
+int CMicroHTTPD_socket_duplicate(int fd);
 
 #endif

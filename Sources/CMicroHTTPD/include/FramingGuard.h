@@ -36,6 +36,11 @@ struct CMicroHTTPD_GuardLimits {
     uint64_t body_grace_ns;
     /// Bytes per second a body must average after its grace period. 0: no body deadline.
     uint64_t body_min_rate;
+    /// Most connections open at once from one client address (libmicrohttpd's and detached
+    /// streams'). 0: no cap.
+    uint32_t max_per_address;
+    /// Most connections open at once in all, counted the same way. 0: no cap.
+    uint32_t max_connections;
 };
 
 /// What one sweep did.
@@ -61,6 +66,26 @@ void CMicroHTTPD_guard_destroy(struct CMicroHTTPD_Guard *guard);
 /// `MHD_OPTION_NOTIFY_CONNECTION` for the daemon the guard protects: registers each connection's
 /// socket when it opens and forgets it before it is closed.
 struct MHD_OptionItem CMicroHTTPD_option_guard(struct CMicroHTTPD_Guard *guard);
+
+/// One client address's count of open connections (see `CMicroHTTPD_guard_detach`).
+struct CMicroHTTPD_AddressCount;
+
+/// libmicrohttpd's accept policy (the `apc` of `MHD_start_daemon`, with the guard as its
+/// argument): refuses a connection when its address already has `max_per_address` open, or the
+/// daemon `max_connections`. libmicrohttpd then closes it without an answer.
+MHD_AcceptPolicyCallback CMicroHTTPD_guard_accept_policy(void);
+
+/// Takes the connection on socket `fd` out of the guard's count before a stream detaches its
+/// socket from libmicrohttpd, on the connection's thread: the count goes with the stream, which
+/// gives it back with `CMicroHTTPD_guard_release_detached` when it closes its socket. NULL when
+/// the connection is not counted.
+struct CMicroHTTPD_AddressCount *CMicroHTTPD_guard_detach(int fd);
+
+/// Gives back the count of a detached stream (NULL: nothing).
+void CMicroHTTPD_guard_release_detached(struct CMicroHTTPD_Guard *guard, struct CMicroHTTPD_AddressCount *count);
+
+/// Connections the guard counts now (libmicrohttpd's and detached streams').
+uint32_t CMicroHTTPD_guard_open_connections(struct CMicroHTTPD_Guard *guard);
 
 /// Closes the guarded connections whose request head or body missed its deadline (a shutdown of
 /// the socket, which libmicrohttpd then sees as the client leaving). Call it a few times a second.

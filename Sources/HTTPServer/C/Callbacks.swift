@@ -62,7 +62,7 @@ func endOfStreamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt
     CMicroHTTPD_CONTENT_READER_END_OF_STREAM
 }
 
-/// Called when libmicrohttpd destroys a streaming response: releases the stream.
+/// Called when libmicrohttpd destroys a streaming response: releases its reference to the stream.
 func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<ResponseStream>.fromOpaque(cls).takeRetainedValue().terminated()

@@ -18,13 +18,19 @@ final class FramingGuard: Sendable {
     /// - Throws: `MHDError` when the guard's table cannot be allocated.
     ///
     /// The corresponding C function is `CMicroHTTPD_guard_create`.
-    init(configuration: ServerConfiguration, onSweep: @escaping @Sendable (CMicroHTTPD_SweepResult) -> Void) throws {
+    /// - Parameters:
+    ///   - connectionsPerAddress: most connections open at once from one address (0: no cap).
+    ///   - connectionLimit: most connections open at once in all (0: no cap).
+    init(configuration: ServerConfiguration, connectionsPerAddress: Int, connectionLimit: Int,
+         onSweep: @escaping @Sendable (CMicroHTTPD_SweepResult) -> Void) throws {
         let limits = CMicroHTTPD_GuardLimits(
             max_head_bytes: UInt32(max(1024, configuration.maxRequestHeadBytes)),
             max_fields: UInt32(max(8, configuration.maxRequestHeaderFields)),
             head_timeout_ns: Self.nanoseconds(configuration.requestHeadTimeout),
             body_grace_ns: Self.nanoseconds(configuration.requestBodyTimeout),
-            body_min_rate: UInt64(max(0, configuration.requestBodyMinimumRate)))
+            body_min_rate: UInt64(max(0, configuration.requestBodyMinimumRate)),
+            max_per_address: UInt32(clamping: max(0, connectionsPerAddress)),
+            max_connections: UInt32(clamping: max(0, connectionLimit)))
         pointer = Pointer(raw: try mhdCall("CMicroHTTPD_guard_create") { CMicroHTTPD_guard_create(limits) })
         self.onSweep = onSweep
     }
@@ -33,6 +39,29 @@ final class FramingGuard: Sendable {
 
     /// The daemon option that puts this guard in front of every connection.
     var option: MHD_OptionItem { CMicroHTTPD_option_guard(pointer.raw) }
+
+    /// The accept policy that enforces the connection caps, and its argument, for `MHD_start_daemon`.
+    var acceptPolicy: (MHD_AcceptPolicyCallback, UnsafeMutableRawPointer) {
+        (CMicroHTTPD_guard_accept_policy(), UnsafeMutableRawPointer(pointer.raw))
+    }
+
+    /// Connections open now, libmicrohttpd's and detached streams'.
+    ///
+    /// The corresponding C function is `CMicroHTTPD_guard_open_connections`.
+    var openConnections: Int { Int(CMicroHTTPD_guard_open_connections(pointer.raw)) }
+
+    /// Takes the connection on `socket` out of the count as its stream detaches; the stream
+    /// carries the result until `releaseDetached`. Call it on the connection's thread.
+    ///
+    /// The corresponding C function is `CMicroHTTPD_guard_detach`.
+    func detach(socket: Int32) -> OpaquePointer? { CMicroHTTPD_guard_detach(socket) }
+
+    /// Gives back a detached stream's count when its socket closes (nil: nothing).
+    ///
+    /// The corresponding C function is `CMicroHTTPD_guard_release_detached`.
+    func releaseDetached(_ count: OpaquePointer?) {
+        if let count { CMicroHTTPD_guard_release_detached(pointer.raw, count) }
+    }
 
     /// Starts the thread that closes connections past their deadlines, four times a second.
     ///

@@ -55,8 +55,8 @@ public struct Response: Sendable {
     /// A streaming response (Server-Sent Events and the like).
     ///
     /// `start` runs once on the server thread right after the status and headers are queued;
-    /// keep the `ResponseStream` it receives and `write` to it from any thread. When the stream
-    /// has nothing buffered its connection is suspended (no CPU) until the next write.
+    /// keep the `ResponseStream` it receives and `write` to it from any thread. Once the head is
+    /// sent the stream owns its socket and writes go straight to it (no CPU while idle).
     /// - Parameters:
     ///   - heartbeat: bytes written whenever the stream has been idle for the server's heartbeat
     ///     interval (at most 15 s by default), e.g. `Array(": keep-alive\n\n".utf8)` for SSE.

@@ -158,16 +158,12 @@ extension HTTPServer {
         defer { MHD_destroy_response(mhdResponse) }
         try MHDResponse.addHeaders(response.headers, to: mhdResponse)
         if let (created, _) = stream {
-            let socket = CMicroHTTPD_connection_fd(connection)
-            created.attach(to: connection, socket: socket)
+            created.attach(to: MHDConnection(pointer: connection), owner: streamSockets.withLock { $0 })
             metrics.streamOpened()
             streams.add(created)
             created.onTermination { [self, created] in
                 streams.remove(created)
                 metrics.streamClosed()
-            }
-            if socket >= 0, let hangUps, let token = hangUps.watch(created, socket: socket) {
-                created.onTermination { hangUps.unwatch(token) }
             }
         }
         try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(response.status.code), mhdResponse) }

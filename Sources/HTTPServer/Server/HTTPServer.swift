@@ -7,7 +7,8 @@ import Glibc
 /// An HTTP/1.1 server on GNU libmicrohttpd that answers requests with a `Router`.
 ///
 /// Handlers run on the server's threads (one epoll loop per core), so they should not block for
-/// long. Streaming responses are suspended while idle and cost no thread.
+/// long. Streaming responses leave libmicrohttpd once their head is sent (`ResponseStream`) and
+/// cost no thread.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: configuration, router: router)
@@ -23,8 +24,8 @@ public final class HTTPServer: Sendable {
     /// Cross-origin access (`ServerConfiguration.corsOrigins`).
     let cors: CORSPolicy
     let streams = StreamRegistry()
-    /// Cancels idle streams whose clients hung up (nil if epoll is unavailable).
-    let hangUps = HangUpWatcher()
+    /// The sockets of detached streams, set while the server runs.
+    let streamSockets = Mutex<StreamSockets?>(nil)
     private let address: BindAddress
     private let daemon = Mutex<Daemon?>(nil)
 
@@ -57,21 +58,27 @@ public final class HTTPServer: Sendable {
     /// The corresponding C function is `MHD_start_daemon` (through `CMicroHTTPD_start_daemon`).
     public func start() throws {
         let connectionLimit = min(configuration.connectionLimit, Self.fileDescriptorLimit() - 64)
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        // TURBO: a connection's close is a plain `close`, never a `shutdown`, so that a stream
+        // that detached keeps its socket working (`ResponseStream`); suspend and resume free a
+        // detached stream's connection at once (`MHDConnection.releaseAfterReader`).
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let framingGuard = try FramingGuard(configuration: configuration) { [metrics, configuration] result in
+        let framingGuard = try FramingGuard(configuration: configuration, connectionsPerAddress: connectionsPerAddress,
+                                            connectionLimit: max(16, connectionLimit)) { [metrics, configuration] result in
             metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
             Log.warning("closed slow connections: \(result.slow_heads) with a request head not complete within "
                      + "\(configuration.requestHeadTimeout) s, \(result.slow_bodies) with a body under "
                      + "\(configuration.requestBodyMinimumRate) bytes/s")
         }
+        let sockets = try mhdCall("epoll_create1") { StreamSockets(framingGuard: framingGuard) }
+        streamSockets.withLock { $0 = sockets }
+        let (acceptPolicy, acceptPolicyArgument) = framingGuard.acceptPolicy
         let unmanagedSelf = Unmanaged.passRetained(self)
         let pointer = address.storage.withUnsafeBytes { sockaddrBytes -> OpaquePointer? in
             let options: [MHD_OptionItem] = [
                 CMicroHTTPD_option_logger(mhdLogCallback, nil),
                 framingGuard.option,
-                CMicroHTTPD_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(max(0, connectionsPerAddress))),
                 CMicroHTTPD_option_sock_addr(sockaddrBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self)),
                 CMicroHTTPD_option_uint(.THREAD_POOL_SIZE, UInt32(max(1, configuration.threadCount))),
                 CMicroHTTPD_option_uint(.CONNECTION_LIMIT, UInt32(max(16, connectionLimit))),
@@ -82,8 +89,8 @@ public final class HTTPServer: Sendable {
                 CMicroHTTPD_option_notify_completed(requestCompletedCallback, unmanagedSelf.toOpaque()),
                 CMicroHTTPD_option_end(),
             ]
-            return CMicroHTTPD_start_daemon(flags, UInt16(address.port), accessHandlerCallback,
-                                            unmanagedSelf.toOpaque(), options)
+            return CMicroHTTPD_start_daemon(flags, UInt16(address.port), acceptPolicy, acceptPolicyArgument,
+                                            accessHandlerCallback, unmanagedSelf.toOpaque(), options)
         }
         do {
             let started = try mhdCall("MHD_start_daemon") { pointer }
@@ -91,10 +98,11 @@ public final class HTTPServer: Sendable {
             daemon.withLock { $0 = Daemon(pointer: started, port: port, framingGuard: framingGuard) }
         } catch {
             unmanagedSelf.release()
+            streamSockets.withLock { $0 = nil }
             throw error
         }
         streams.startHeartbeats(interval: configuration.heartbeatInterval)
-        hangUps?.start()
+        sockets.start()
         framingGuard.startSweeping()
     }
 
@@ -111,8 +119,8 @@ public final class HTTPServer: Sendable {
 
     /// Ends every open stream, then stops the daemon and waits for its threads. Idempotent.
     ///
-    /// libmicrohttpd panics when stopped with suspended connections, so streams are finished
-    /// and resumed first (their readers then return end-of-stream).
+    /// Streams are finished first (what their sockets take now is sent), then the daemon stops,
+    /// then detached streams still open (a client not reading) are closed.
     ///
     /// The corresponding C function is `MHD_stop_daemon`.
     public func shutdown() {
@@ -120,9 +128,12 @@ public final class HTTPServer: Sendable {
             return
         }
         streams.closeAll()
-        hangUps?.stop()
         running.framingGuard.stopSweeping()
         MHD_stop_daemon(running.pointer)
+        if let sockets = streamSockets.withLock({ current -> StreamSockets? in defer { current = nil }; return current }) {
+            sockets.cancelAll()
+            sockets.stop()
+        }
         Unmanaged.passUnretained(self).release()
     }
 

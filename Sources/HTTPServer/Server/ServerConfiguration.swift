@@ -14,7 +14,7 @@ public struct ServerConfiguration: Sendable {
     public var threadCount = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     /// Most connections open at once (streams included); clamped to the process's file limit.
     public var connectionLimit = 20_000
-    /// Seconds an idle keep-alive connection is kept (suspended streams never time out).
+    /// Seconds an idle keep-alive connection is kept (streams leave libmicrohttpd after their head and never time out).
     public var connectionTimeoutSeconds = 60
     /// Per-connection memory for headers and read buffers. libmicrohttpd's default is 32 KiB; it
     /// zeroes this pool for every request, and idle streams hold it, so smaller is faster and

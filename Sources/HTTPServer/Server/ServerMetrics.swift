@@ -37,7 +37,8 @@ public final class ServerMetrics: Sendable {
     /// Streaming responses currently open.
     public var openStreams: Int { streams.load(ordering: .relaxed) }
 
-    /// Requests the server has received and not yet finished (streams included).
+    /// Requests the server has received and not yet finished. A live stream counts until its
+    /// head is sent (then it is in `openStreams`).
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     /// Responses sent so far, by status code.
@@ -59,7 +60,7 @@ public final class ServerMetrics: Sendable {
         # TYPE \(prefix)http_handler_seconds summary
         \(prefix)http_handler_seconds_sum \(Double(snapshot.durationNanoseconds) / 1e9)
         \(prefix)http_handler_seconds_count \(snapshot.requests)
-        # HELP \(prefix)http_requests_in_flight Requests received and not yet finished, open streams included.
+        # HELP \(prefix)http_requests_in_flight Requests received and not yet finished (a live stream until its head is sent).
         # TYPE \(prefix)http_requests_in_flight gauge
         \(prefix)http_requests_in_flight \(requestsInFlight)
         # HELP \(prefix)http_slow_requests_closed_total Connections closed because a request head or body missed its deadline.

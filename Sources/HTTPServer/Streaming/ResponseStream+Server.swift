@@ -1,42 +1,97 @@
 import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension ResponseStream {
-    /// Binds the stream to the connection it is queued on and its socket (-1 if unknown: then
-    /// every byte goes through libmicrohttpd).
-    func attach(to connection: OpaquePointer, socket: Int32) {
-        let handle = ConnectionHandle(pointer: connection)
-        if socket >= 0 { _ = CMicroHTTPD_socket_set_nodelay(socket) }
+    /// Binds the stream to libmicrohttpd's connection and to `owner`, which takes it over once
+    /// the head is sent.
+    func attach(to connection: MHDConnection, owner: StreamSockets?) {
+        let socket = connection.socket
         state.withLock { state in
-            state.connection = handle
+            state.connection = connection
             state.socket = socket
+            state.owner = owner
         }
     }
 
-    /// The content reader, on the connection's server thread. libmicrohttpd calls it once the
-    /// response head and every byte handed to it before are in the socket. Queued bytes are sent
-    /// straight to the socket; what the socket cannot take yet is copied into `buffer` (up to
-    /// `max`), which libmicrohttpd sends when the socket is writable, then asks again. With
-    /// nothing queued, the connection is suspended.
-    ///
-    /// The corresponding C function is `MHD_suspend_connection`.
+    /// The content reader, on the connection's server thread: libmicrohttpd calls it once, when
+    /// the response head is in the socket. The stream then detaches: it takes a duplicate of the
+    /// socket, sends what was written so far, registers with its owner's socket thread, and
+    /// answers end-of-stream, so libmicrohttpd frees the connection (it closes only its own
+    /// descriptor: the daemon runs with `MHD_USE_TURBO`, which skips the `shutdown`). A stream
+    /// that ended before its head went out, or cannot detach, ends here. A stream bound to no
+    /// connection hands over up to `max` queued bytes per call, then end-of-stream.
     func read(into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
-        let buffer = ConnectionHandle.Buffer(pointer: buffer)
-        return state.withLock { state in
-            state.started = true
+        locked { state in
             if state.cancelled { return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR }
-            if !state.queue.isEmpty {
-                if state.socket >= 0, case .failed = state.queue.send(to: state.socket) {
-                    state.cancelled = true
-                    state.queue.removeAll()
-                    return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR
-                }
-                if !state.queue.isEmpty { return state.queue.copy(into: buffer.pointer, max: max) }
+            if state.finished && state.queue.isEmpty { return CMicroHTTPD_CONTENT_READER_END_OF_STREAM }
+            guard let owner = state.owner, let connection = state.connection, state.socket >= 0, !state.detached else {
+                // Not bound to a connection (tests read it this way): hands over what is queued.
+                if !state.queue.isEmpty { return state.queue.copy(into: buffer, max: max) }
+                return CMicroHTTPD_CONTENT_READER_END_OF_STREAM
             }
-            if state.finished || state.connection == nil { return CMicroHTTPD_CONTENT_READER_END_OF_STREAM }
-            state.suspended = true
-            MHD_suspend_connection(state.connection!.pointer)
-            return 0
+            let result = Self.detach(&state, self, owner: owner)
+            if state.detached { connection.releaseAfterReader() }
+            return result
         }
+    }
+
+    /// See `read`. Each C function is wrapped in `CMicroHTTPD`: `fcntl(F_DUPFD_CLOEXEC)`,
+    /// `setsockopt(TCP_NODELAY)` (which also pushes out a head libmicrohttpd sent with
+    /// `MSG_MORE`), and the guard's hand-over of the connection's count.
+    private static func detach(_ state: inout State, _ stream: ResponseStream, owner: StreamSockets) -> Int {
+        let own = CMicroHTTPD_socket_duplicate(state.socket)
+        guard own >= 0 else {
+            state.cancelled = true
+            state.queue.removeAll()
+            return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR
+        }
+        _ = CMicroHTTPD_socket_set_nodelay(own)
+        let count = owner.takeCount(ofSocket: state.socket)
+        guard let watch = owner.watch(stream, socket: own, count: count) else {
+            owner.release(count)
+            _ = Glibc.close(own)
+            state.cancelled = true
+            state.queue.removeAll()
+            return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR
+        }
+        state.socket = own
+        state.connection = nil
+        state.detached = true
+        state.watch = watch
+        flush(&state)
+        return CMicroHTTPD_CONTENT_READER_END_OF_STREAM
+    }
+
+    /// Sends queued bytes as far as the socket takes them (the socket thread calls it when the
+    /// socket is writable again), and closes a finished stream once all is sent.
+    func flush() {
+        locked(handlersHere: true) { Self.flush(&$0) }
+    }
+
+    private static func flush(_ state: inout State) {
+        guard state.detached, state.socket >= 0 else { return }
+        if !state.queue.isEmpty, case .failed = state.queue.send(to: state.socket) {
+            cancel(&state)
+            return
+        }
+        if state.finished && state.queue.isEmpty { close(&state) }
+    }
+
+    /// Closes a detached stream's socket (unregistered first, so no event or new socket can be
+    /// mistaken for it) and marks the stream terminated; `locked` runs its handlers.
+    ///
+    /// The corresponding C function is `close`.
+    static func close(_ state: inout State) {
+        guard state.detached, state.socket >= 0 else { return }
+        if let watch = state.watch { state.owner?.unwatch(watch, socket: state.socket) }
+        _ = Glibc.close(state.socket)
+        state.socket = -1
+        state.watch = nil
+        state.owner = nil
+        state.queue.removeAll()
+        state.terminated = true
     }
 
     /// Writes the heartbeat if nothing was written for `idleNanoseconds`.
@@ -46,17 +101,16 @@ extension ResponseStream {
         if idle { write([heartbeat]) }
     }
 
-    /// Called when the connection has released the stream: runs the termination handlers.
+    /// Called when libmicrohttpd frees the response: a stream that never detached is over (its
+    /// handlers run); a detached one goes on with its own socket.
     func terminated() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+        locked { state in
+            guard !state.detached else { return }
             state.terminated = true
-            state.connection = nil
             state.socket = -1
-            state.suspended = false
+            state.connection = nil
+            state.owner = nil
             state.queue.removeAll()
-            defer { state.terminationHandlers.removeAll() }
-            return state.terminationHandlers
         }
-        for handler in handlers { handler() }
     }
 }

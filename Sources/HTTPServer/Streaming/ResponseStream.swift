@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -6,27 +7,34 @@ import Glibc
 
 /// The writing end of a streaming response: any thread may `write`; the bytes go out in order.
 ///
-/// While the connection is idle it is suspended in libmicrohttpd (no CPU, no polling), and a
-/// write sends its bytes to the socket itself, on the writer's thread, straight from the shared
-/// buffers it was given: no copy, no wake-up of a server thread. Only when the socket's buffer is
-/// full are the rest queued (as references) and the connection resumed, so that libmicrohttpd
-/// waits for the socket and asks for them again (`read`). The body is close-delimited (no
-/// chunked framing), which is what lets the bytes take either way.
+/// Once libmicrohttpd has sent the response head, the stream takes the socket over (it is
+/// *detached*: libmicrohttpd frees its connection, memory pool and response, and the stream owns
+/// a duplicate of the socket; see `ResponseStream+Server.swift`). From then on a write sends its
+/// bytes to the socket itself, on the writer's thread, straight from the shared buffers it was
+/// given: no copy, no wake-up of a server thread. Only what a full socket cannot take is queued
+/// (as references), and sent by the server's socket thread when the socket is writable again.
+/// The body is close-delimited (no chunked framing). Bytes written before the head is out are
+/// queued and sent when the stream detaches.
 ///
 /// A stream ends when the writer calls `finish` (after the buffered bytes are sent) or `cancel`
-/// (at once, on the caller's clock: a suspended connection is resumed to close, one waiting on a
-/// full socket is shut down), when the client goes away (noticed at once through epoll, or else
-/// on the next write or heartbeat), or when the server shuts down. `onTermination` handlers run
-/// once, when the connection is done with the stream; unsubscribe there.
+/// (at once, on the caller's clock, even while the client's socket is full), when the client goes
+/// away (noticed at once through epoll, or else on the next write or heartbeat), or when the
+/// server shuts down. `onTermination` handlers run once, when the stream's socket is closed (or
+/// libmicrohttpd is done with a stream that never detached); unsubscribe there.
 public final class ResponseStream: Sendable {
     struct State {
         var queue = OutgoingQueue()
-        var connection: ConnectionHandle?
-        /// The connection's socket, or -1 (a stream not bound to a connection, in tests).
+        /// libmicrohttpd's socket until the stream detaches, then the stream's own; -1 when none
+        /// (a stream not bound to a connection, in tests, or one that has ended).
         var socket: Int32 = -1
-        /// Set once libmicrohttpd first asked for bytes: the response head is out.
-        var started = false
-        var suspended = false
+        /// libmicrohttpd's connection, until the stream detaches or ends.
+        var connection: MHDConnection?
+        /// Where the stream goes when it detaches (nil: it never does, in tests).
+        var owner: StreamSockets?
+        /// Set once the stream owns `socket` (detached from libmicrohttpd).
+        var detached = false
+        /// The detached socket's registration with `owner` and its place in the connection caps.
+        var watch: StreamSockets.Watch?
         var finished = false
         var cancelled = false
         var terminated = false
@@ -64,8 +72,9 @@ public final class ResponseStream: Sendable {
 
     /// Sends `parts`, unless more than `limit` bytes wait in this stream already (nil: no limit).
     public func write(_ parts: [SharedBytes], ifQueuedAtMost limit: Int?) -> WriteResult {
-        state.withLock { state in
-            Self.write(&state, parts.reduce(0) { $0 + $1.count }, ifQueuedAtMost: limit) { socket in
+        let total = parts.reduce(0) { $0 + $1.count }
+        return locked { state in
+            Self.write(&state, total, ifQueuedAtMost: limit) { socket in
                 SocketSend.send(parts, skipping: 0, to: socket)
             } queue: { queue, sent in
                 queue.append(parts, skipping: sent)
@@ -76,7 +85,7 @@ public final class ResponseStream: Sendable {
     /// Sends one shared buffer, unless more than `limit` bytes wait in this stream already: the
     /// fan-out's call, one `send` and no allocation.
     public func write(_ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> WriteResult {
-        state.withLock { state in
+        locked { state in
             Self.write(&state, bytes.count, ifQueuedAtMost: limit) { socket in
                 SocketSend.send(bytes.base.pointer!, count: bytes.count, to: socket)
             } queue: { queue, sent in
@@ -85,9 +94,8 @@ public final class ResponseStream: Sendable {
         }
     }
 
-    /// A write of `total` bytes: sent by `send` straight to the socket when the connection is
-    /// suspended with nothing queued, else (and for what the socket did not take) queued by
-    /// `queue`, waking the connection.
+    /// A write of `total` bytes: sent by `send` straight to the socket when the stream is
+    /// detached with nothing queued, else (and for what the socket did not take) queued by `queue`.
     private static func write(
         _ state: inout State, _ total: Int, ifQueuedAtMost limit: Int?,
         send: (Int32) -> SocketSend.Outcome, queue: (inout OutgoingQueue, Int) -> Void
@@ -97,7 +105,7 @@ public final class ResponseStream: Sendable {
         guard total > 0 else { return .written }
         state.lastWrite = monotonicNanoseconds()
         var sent = 0
-        if state.suspended && state.queue.isEmpty && state.socket >= 0 {
+        if state.detached && state.queue.isEmpty {
             switch send(state.socket) {
             case .sent(let count): sent = count
             case .failed:
@@ -106,8 +114,8 @@ public final class ResponseStream: Sendable {
             }
             if sent == total { return .written }
         }
+        // A partial send left the socket full: its writability wakes the socket thread (`flush`).
         queue(&state.queue, sent)
-        wake(&state)
         return .written
     }
 
@@ -124,17 +132,26 @@ public final class ResponseStream: Sendable {
     public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
     /// Ends the stream once the bytes written so far have been sent.
-    public func finish() {
-        state.withLock { state in
+    public func finish() { finish(handlersHere: false) }
+
+    /// `finish`; with `handlersHere`, a stream that ends at once runs its termination handlers
+    /// before this returns (the caller holds no lock).
+    func finish(handlersHere: Bool) {
+        locked(handlersHere: handlersHere) { state in
             state.finished = true
-            Self.wake(&state)
+            if state.detached && state.queue.isEmpty { Self.close(&state) }
         }
     }
 
     /// Ends the stream now, dropping queued bytes; the client sees the connection end abruptly.
     /// Takes effect at once, even while the client's socket is full.
     public func cancel() {
-        state.withLock { Self.cancel(&$0) }
+        locked { Self.cancel(&$0) }
+    }
+
+    /// `cancel`, with the termination handlers run before it returns (the caller holds no lock).
+    func cancelNow() {
+        locked(handlersHere: true) { Self.cancel(&$0) }
     }
 
     /// Bytes written but still held by this stream (not yet handed to the socket).
@@ -145,7 +162,7 @@ public final class ResponseStream: Sendable {
     /// there). 0 means the client has everything.
     public var unsentByteCount: Int {
         state.withLock { state in
-            let inKernel = state.socket >= 0 && !state.terminated ? max(0, Int(CMicroHTTPD_socket_unsent_bytes(state.socket))) : 0
+            let inKernel = state.socket >= 0 ? max(0, Int(CMicroHTTPD_socket_unsent_bytes(state.socket))) : 0
             return state.queue.count + inKernel
         }
     }
@@ -163,37 +180,37 @@ public final class ResponseStream: Sendable {
         if runNow { handler() }
     }
 
-    /// Marks the stream cancelled and makes libmicrohttpd close the connection now: a suspended
-    /// connection is resumed (its reader answers an error); one that waits on a full socket is
-    /// shut down, which its epoll reports at once.
+    /// Runs `body` under the stream's lock, then the termination handlers if `body` ended the
+    /// stream, outside the lock. They unsubscribe, which takes the hub's locks, so when a detached
+    /// stream ends inside a writer's call (`write`, `finish`, `cancel`: the writer may hold those
+    /// locks) they run on another thread, unless `handlersHere` (a caller that holds no lock).
+    func locked<T>(handlersHere: Bool = false, _ body: (inout State) -> T) -> T {
+        let (result, handlers, detached) = state.withLock { state -> (T, [@Sendable () -> Void], Bool) in
+            let result = body(&state)
+            guard state.terminated, !state.terminationHandlers.isEmpty else { return (result, [], false) }
+            defer { state.terminationHandlers = [] }
+            return (result, state.terminationHandlers, state.detached)
+        }
+        if handlers.isEmpty { return result }
+        if detached && !handlersHere {
+            DispatchQueue.global().async { for handler in handlers { handler() } }
+        } else {
+            for handler in handlers { handler() }
+        }
+        return result
+    }
+
+    /// Marks the stream cancelled and closes it now: a detached stream closes its socket; one
+    /// still in libmicrohttpd's hands has its socket shut down, which libmicrohttpd notices at once.
     ///
     /// The corresponding C function is `shutdown`.
     static func cancel(_ state: inout State) {
         state.cancelled = true
         state.queue.removeAll()
-        if state.suspended {
-            wake(&state)
+        if state.detached {
+            close(&state)
         } else if state.socket >= 0 && !state.terminated {
             _ = Glibc.shutdown(state.socket, Int32(SHUT_RDWR))
         }
-    }
-
-    /// Resumes the connection if (and only if) it is suspended; resuming one that is not is undefined.
-    ///
-    /// The corresponding C function is `MHD_resume_connection`.
-    static func wake(_ state: inout State) {
-        guard state.suspended, let connection = state.connection else { return }
-        state.suspended = false
-        MHD_resume_connection(connection.pointer)
-    }
-}
-
-/// A libmicrohttpd connection pointer, kept under the stream's lock and used only from there.
-struct ConnectionHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-
-    /// The content reader's output buffer, valid for the duration of one reader call.
-    struct Buffer: @unchecked Sendable {
-        let pointer: UnsafeMutableRawPointer
     }
 }

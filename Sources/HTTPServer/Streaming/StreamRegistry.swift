@@ -40,15 +40,15 @@ final class StreamRegistry: Sendable {
         thread.start()
     }
 
-    /// Refuses new streams and finishes every open one, waking suspended connections so that
-    /// their readers return end-of-stream; after this no stream suspends again.
+    /// Refuses new streams and finishes every open one: a detached stream closes once its
+    /// socket has taken what it queued, one still in libmicrohttpd's hands ends at its first read.
     func closeAll() {
         stopped.store(true, ordering: .relaxed)
         let open = state.withLock { state -> [ResponseStream] in
             state.closing = true
             return Array(state.streams.values)
         }
-        for stream in open { stream.finish() }
+        for stream in open { stream.finish(handlersHere: true) }
     }
 
     private func snapshot() -> [ResponseStream] {

@@ -3,18 +3,14 @@ import Crypto
 /// The tokens the server accepts and the rights of each, held only as keyed digests.
 ///
 /// A presented token is looked up by computing its HMAC-SHA256 under a key made at start (so
-/// the table holds no token and its digests mean nothing outside this process) and comparing
-/// that with every entry's digest in constant time, without stopping at a match: how long a
-/// lookup takes depends on the number of tokens and the presented token's own length only,
-/// never on how much of it is right.
+/// the table holds no token and its digests mean nothing outside this process) and finding
+/// that digest in a dictionary. The dictionary hashes digests, not tokens: without the key an
+/// attacker cannot choose a token whose digest lands in a given bucket, so how long a lookup
+/// takes tells nothing about how much of a token is right; the one candidate found is compared
+/// in constant time (`==` on MACs). A lookup costs one HMAC whatever the number of tokens.
 struct TokenTable: Sendable {
-    private struct Entry: Sendable {
-        let digest: HashedAuthenticationCode<SHA256>
-        let rights: Rights
-    }
-
     private let key: SymmetricKey
-    private let entries: [Entry]
+    private let rightsByDigest: [HashedAuthenticationCode<SHA256>: Rights]
 
     /// - Parameters:
     ///   - master: `--token`: every right.
@@ -22,23 +18,25 @@ struct TokenTable: Sendable {
     ///   - key: the digest key; shared across reloads so that old and new tables agree.
     init(master: String?, file: [TokenFile.Entry], key: SymmetricKey) {
         self.key = key
-        var entries = file.map { Entry(digest: HMAC<SHA256>.authenticationCode(for: Array($0.token.utf8), using: key), rights: $0.rights) }
-        if let master {
-            entries.append(Entry(digest: HMAC<SHA256>.authenticationCode(for: Array(master.utf8), using: key), rights: .all))
+        var rightsByDigest: [HashedAuthenticationCode<SHA256>: Rights] = [:]
+        // The file holds each token once (TokenFile refuses repeats); `--token` wins over it.
+        for entry in file {
+            rightsByDigest[HMAC<SHA256>.authenticationCode(for: Array(entry.token.utf8), using: key)] = entry.rights
         }
-        self.entries = entries
+        if let master {
+            rightsByDigest[HMAC<SHA256>.authenticationCode(for: Array(master.utf8), using: key)] = .all
+        }
+        self.rightsByDigest = rightsByDigest
     }
 
-    /// How many tokens the table holds.
-    var count: Int { entries.count }
+    /// How many distinct tokens the table holds.
+    var count: Int { rightsByDigest.count }
 
     /// The rights of `token`, or nil when it is not one of the table's.
     func rights(of token: some Sequence<UInt8>) -> Rights? {
         let digest = HMAC<SHA256>.authenticationCode(for: Array(token), using: key)
-        var found: Rights?
-        for entry in entries where entry.digest == digest {  // `==` on MACs is constant-time
-            found = entry.rights
-        }
-        return found
+        guard let index = rightsByDigest.index(forKey: digest) else { return nil }
+        let candidate = rightsByDigest[index]
+        return candidate.key == digest ? candidate.value : nil  // `==` on MACs is constant-time
     }
 }

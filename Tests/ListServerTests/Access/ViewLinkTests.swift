@@ -64,19 +64,3 @@ struct ViewLinkTests {
         #expect(Base64URL.decode("A+") == nil)
     }
 }
-
-@Suite("Token table")
-struct TokenTableTests {
-    @Test func findsEachTokensRightsAndNothingElse() {
-        let entries = try! TokenFile.parse("reader read:a\nwriter write:a\n")
-        let table = TokenTable(master: "master", file: entries, key: SymmetricKey(size: .bits256))
-        #expect(table.count == 3)
-        #expect(table.rights(of: "reader".utf8)?.mayRead("a") == true)
-        #expect(table.rights(of: "reader".utf8)?.mayWrite("a") == false)
-        #expect(table.rights(of: "writer".utf8)?.mayWrite("a") == true)
-        #expect(table.rights(of: "master".utf8) == .all)
-        for guess in ["", "reade", "readers", "Reader", "master ", "writer\u{0}"] {
-            #expect(table.rights(of: guess.utf8) == nil, "\(guess)")
-        }
-    }
-}
