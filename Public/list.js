@@ -317,102 +317,24 @@
   }
 
   // ---------------------------------------------------------------------------------------
-  // One enhanced table
+  // One enhanced table, in parts. Each part owns its state; the parts reach each other only
+  // through the `ListView` that made them (a thin coordinator):
+  //   TableParts     finds the table's bodies and rows, dispatches its events (no state)
+  //   Announcer      the polite live region after the table
+  //   SectionToggles collapsed state by section key
+  //   Motion         scroll anchoring and row animations around every DOM change
+  //   DomSync        the markup each element came from; brings the DOM in line with a document
+  //   Pager          tail loading: cursor, page size, retries, the pagination row, `more`
+  //   LiveStream     the EventSource, its subscription, last event id and reconnects
+  //   ListView       the view document, deletion, user input, the back/forward cache
 
-  class ListView {
+  /** Read-only queries of one table's DOM, and its events. */
+  class TableParts {
     /**
      * @param {HTMLTableElement} table
-     * @param {typeof DEFAULTS} config
      */
-    constructor(table, config) {
+    constructor(table) {
       this.table = table;
-      this.config = config;
-      this.id = table.dataset.list || '';
-      this.base = config.base + encodeURIComponent(this.id);
-      this.key = pageKey();
-      /** Markup each element was made from, to tell unchanged rows from changed ones. */
-      this.source = /** @type {WeakMap<Element, string>} */ (new WeakMap());
-      /** Server-rendered elements whose source is their serialized form, not the server's bytes. */
-      this.pristine = /** @type {WeakSet<Element>} */ (new WeakSet());
-      /** Collapsed state by section key; the client's choice outlives header updates. */
-      this.collapsed = /** @type {Map<string, boolean>} */ (new Map());
-      this.doc = this.readDocument();
-      this.lastId = table.dataset.version || '';
-      this.cursor = table.dataset.cursor || afterParam(this.nextHref());
-      this.pageSize = config.pageSize || Number(new URLSearchParams((this.nextHref() || '').split('?')[1] || '').get('limit')) || 50;
-      this.windowByCount = false; // true once the window grew past a cursor the client knows
-      this.fetched = /** @type {Set<string>} */ (new Set()); // cursors whose page arrived
-      this.loading = false;
-      this.attempt = 0;
-      this.retryTimer = 0;
-      /** @type {?{rows: number, lastKey: ?string, timer: number}} */
-      this.pendingMore = null;
-      /** @type {?EventSource} */
-      this.stream = null;
-      /** @type {?string} */
-      this.subscription = null;
-      this.stale = false; // the view document misses rows that came from GET pages
-      this.reconnects = 0;
-      this.reconnectTimer = 0;
-      this.deleted = false;
-      this.awaitingReset = false; // a load waits for the reset of a fresh subscription
-      this.busyAnimations = 0;
-      /** Row tops measured before the running DOM change (when animating). */
-      this.measured = /** @type {Map<Element, number>} */ (new Map());
-      /** The latest slide of each row, so an older slide's cleanup leaves a newer one alone. */
-      this.flips = /** @type {WeakMap<Element, object>} */ (new WeakMap());
-      this.resumeLive = false;
-      this.linkRow = this.paginationBody()?.rows[0] || null;
-      this.announcer = this.createAnnouncer();
-      this.observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.loadMore();
-      }, { rootMargin: config.rootMargin });
-      this.sectionBodies().forEach((tb) => this.applyCollapse(tb));
-      table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
-      table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
-      copyRowHeights(table);
-      table.addEventListener('click', (e) => this.onClick(e));
-      this.observe();
-      if (config.live && typeof EventSource === 'function') this.connect(true);
-    }
-
-    /**
-     * `url` (which has a query) with the page's view-link key, if it has one.
-     * @param {string} url
-     */
-    withKey(url) {
-      return this.key === null ? url : `${url}&key=${encodeURIComponent(this.key)}`;
-    }
-
-    // -- reading the page ------------------------------------------------------------------
-
-    /**
-     * The view document the server-rendered table shows.
-     * @returns {ViewDoc}
-     */
-    readDocument() {
-      const t = this.table;
-      const mark = (/** @type {?Element} */ el) => {
-        if (!el) return null;
-        const html = el.outerHTML;
-        this.source.set(el, html);
-        this.pristine.add(el);
-        return html;
-      };
-      const status = this.statusBody();
-      return normalizeDoc({
-        title: t.caption ? t.caption.textContent : '',
-        head: mark(t.tHead && t.tHead.rows[0]),
-        sections: this.sectionBodies().map((tb) => ({
-          key: tb.dataset.section,
-          header: mark(tb.querySelector(':scope > tr.section-header')),
-          footer: mark(tb.querySelector(':scope > tr.section-footer')),
-          rows: rowsOf(tb).map((tr) => ({ key: tr.dataset.row, html: mark(tr) })),
-        })),
-        status: mark(status),
-        more: !!this.paginationBody(),
-        until: t.dataset.cursor || null,
-      });
     }
 
     /**
@@ -420,6 +342,13 @@
      */
     sectionBodies() {
       return Array.from(this.table.tBodies).filter((b) => b.hasAttribute('data-section'));
+    }
+
+    /**
+     * @param {?string} key
+     */
+    sectionBody(key) {
+      return key === null ? undefined : this.sectionBodies().find((b) => b.dataset.section === key);
     }
 
     /**
@@ -447,6 +376,16 @@
       return head ? Math.max(1, head.cells.length) : 1;
     }
 
+    /** The row elements of every section, in page order. */
+    rows() {
+      return this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]');
+    }
+
+    /** Keys of the rows shown anywhere in the table (leaving rows have none). */
+    shownKeys() {
+      return new Set(Array.from(this.table.querySelectorAll('tr[data-row]'), (tr) => tr.getAttribute('data-row')));
+    }
+
     /**
      * @param {Element} tr
      * @returns {IndexPath}
@@ -460,7 +399,7 @@
      * @returns {?IndexPath}
      */
     lastRowPath() {
-      const rows = this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]');
+      const rows = this.rows();
       return rows.length ? this.indexPath(rows[rows.length - 1]) : null;
     }
 
@@ -468,7 +407,7 @@
      * @param {string} key
      */
     rowElement(key) {
-      for (const tr of this.table.querySelectorAll(':scope > tbody[data-section] > tr[data-row]')) {
+      for (const tr of this.rows()) {
         if (tr.getAttribute('data-row') === key) return tr;
       }
       return null;
@@ -482,24 +421,72 @@
       this.table.dispatchEvent(new CustomEvent(name, { bubbles: true, detail }));
     }
 
-    // -- user input --------------------------------------------------------------------------
+    /**
+     * Sets or clears `aria-busy` on the table.
+     * @param {boolean} busy
+     */
+    setBusy(busy) {
+      if (busy) this.table.setAttribute('aria-busy', 'true');
+      else this.table.removeAttribute('aria-busy');
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  /** The polite `role="status"` region after the table. */
+  class Announcer {
+    /**
+     * @param {HTMLTableElement} table
+     */
+    constructor(table) {
+      const region = document.createElement('div');
+      region.className = 'list-announcer';
+      region.setAttribute('role', 'status');
+      region.setAttribute('aria-live', 'polite');
+      region.setAttribute('aria-atomic', 'true');
+      table.after(region);
+      this.region = region;
+    }
 
     /**
-     * @param {MouseEvent} e
+     * Says `message` politely (repeated messages are said again).
+     * @param {string} message
      */
-    onClick(e) {
-      const target = /** @type {Element} */ (e.target);
-      const toggle = target.closest('tr.section-header button[aria-expanded]');
-      if (toggle && this.table.contains(toggle)) {
-        const tbody = /** @type {HTMLTableSectionElement} */ (toggle.closest('tbody'));
-        this.toggleSection(tbody.dataset.section || '');
-        return;
-      }
-      const paging = target.closest('tbody.pagination a[rel~="next"], tbody.pagination button');
-      if (paging && this.table.contains(paging)) {
-        e.preventDefault();
-        this.loadMore();
-      }
+    say(message) {
+      this.region.textContent = this.region.textContent === message ? message + '\u00a0' : message;
+    }
+
+    /**
+     * "N more rows loaded" (nothing for 0).
+     * @param {number} n
+     */
+    moreLoaded(n) {
+      if (n) this.say(`${n} more ${n === 1 ? 'row' : 'rows'} loaded`);
+    }
+
+    /**
+     * "2 rows added, 1 row removed" (nothing when neither).
+     * @param {number} added
+     * @param {number} removed
+     */
+    changed(added, removed) {
+      const parts = [];
+      if (added) parts.push(`${added} ${added === 1 ? 'row' : 'rows'} added`);
+      if (removed) parts.push(`${removed} ${removed === 1 ? 'row' : 'rows'} removed`);
+      if (parts.length) this.say(parts.join(', '));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  /** Collapsed state by section key; the client's choice outlives header updates. */
+  class SectionToggles {
+    /**
+     * @param {TableParts} parts
+     */
+    constructor(parts) {
+      this.parts = parts;
+      this.collapsed = /** @type {Map<string, boolean>} */ (new Map());
     }
 
     /**
@@ -507,19 +494,20 @@
      * @param {string} key
      * @param {boolean=} collapsed
      */
-    toggleSection(key, collapsed) {
-      const tbody = this.sectionBodies().find((b) => b.dataset.section === key);
+    toggle(key, collapsed) {
+      const tbody = this.parts.sectionBody(key);
       if (!tbody) return;
       this.collapsed.set(key, collapsed ?? !this.collapsed.get(key));
-      this.applyCollapse(tbody);
+      this.apply(tbody);
     }
 
     /**
      * Brings a section's toggle and classes (`collapsible`, `collapsed`, as the renderer writes
-     * them) in line with the collapsed state.
+     * them) in line with the collapsed state; the first time a key is seen, its toggle's
+     * `aria-expanded` sets the state.
      * @param {HTMLTableSectionElement} tbody
      */
-    applyCollapse(tbody) {
+    apply(tbody) {
       const key = tbody.dataset.section || '';
       const button = tbody.querySelector(':scope > tr.section-header button[aria-expanded]');
       if (!button) {
@@ -538,419 +526,224 @@
       tbody.classList.toggle('collapsed', collapsed);
       tbody.classList.toggle('list-collapsed', collapsed); // what list.css hides
     }
+  }
 
-    // -- tail loading -------------------------------------------------------------------------
+  // ---------------------------------------------------------------------------------------
 
-    /** Watches the pagination row; a fresh observation also fires when it is already in view. */
-    observe() {
-      this.observer.disconnect();
-      const body = this.paginationBody();
-      if (body && !this.loading && !this.deleted) this.observer.observe(body);
+  /** Scroll anchoring and row animations (FLIP slides, enter and leave) around DOM changes. */
+  class Motion {
+    /**
+     * @param {TableParts} parts
+     * @param {typeof DEFAULTS} config
+     */
+    constructor(parts, config) {
+      this.parts = parts;
+      this.config = config;
+      this.busy = 0; // animations whose cleanup has not run yet
+      /** Row tops measured before the running DOM change (when animating). */
+      this.measured = /** @type {Map<Element, number>} */ (new Map());
+      /** The latest slide of each row, so an older slide's cleanup leaves a newer one alone. */
+      this.flips = /** @type {WeakMap<Element, object>} */ (new WeakMap());
     }
 
-    /** Loads the next page unless one is loading or none remains. */
-    loadMore() {
-      if (this.loading || this.deleted || !this.paginationBody()) return;
-      this.loading = true;
-      this.attempt = 0;
-      this.observer.disconnect();
-      this.showPagination('loading');
-      this.dispatch('list:paginationstarted', this.lastRowPath());
-      this.tryLoad();
-    }
-
-    /** One attempt: through the subscription when there is one, else a GET fragment. */
-    tryLoad() {
-      this.awaitingReset = false;
-      if (this.subscription && this.stream && this.stream.readyState === EventSource.OPEN) {
-        this.requestMore();
-      } else if (!this.windowByCount) {
-        this.fetchPage();
-      } else if (this.config.live && typeof EventSource === 'function') {
-        // The window grew past any cursor known here: only a subscription can continue it.
-        // Wait for the stream that is connecting, else open a fresh one (it sends a reset).
-        this.awaitingReset = true;
-        if (!this.stream || this.stream.readyState !== EventSource.CONNECTING) this.restartStream(false);
-        window.clearTimeout(this.retryTimer);
-        this.retryTimer = window.setTimeout(() => {
-          if (this.awaitingReset) this.loadFailed(new Error('no subscription'));
-        }, this.config.moreTimeout);
-      } else {
-        this.loadFailed(new Error('no cursor to continue from'));
-      }
-    }
-
-    /** Continues a load that waited for a subscription, once the stream is current. */
-    resumeLoad() {
-      if (this.loading && this.awaitingReset && this.subscription && !this.pendingMore) this.tryLoad();
+    animating() {
+      return this.config.animate && !reducedMotion();
     }
 
     /**
-     * @param {*} error
+     * Whether `el` was on (or just above) the screen before the running change.
+     * @param {Element} el
      */
-    loadFailed(error) {
-      if (!this.loading) return;
-      if (this.attempt < this.config.retries) {
-        const delay = this.config.retryBase * 2 ** this.attempt++;
-        this.retryTimer = window.setTimeout(() => this.tryLoad(), delay);
-        return;
-      }
-      this.loading = false;
-      this.showPagination('error');
-      this.dispatch('list:paginationfailed', { error: String(error && error.message || error) });
+    wasVisible(el) {
+      const top = this.measured.get(el);
+      return top !== undefined && top > -100 && top < window.innerHeight;
     }
 
     /**
-     * Ends a successful load.
-     * @param {?Element} firstNewRow
+     * Runs `fn` after the row animations' time.
+     * @param {() => void} fn
      */
-    loadFinished(firstNewRow) {
-      this.loading = false;
-      this.awaitingReset = false;
-      this.showPagination('idle');
-      this.dispatch('list:paginationended', firstNewRow && firstNewRow.isConnected ? this.indexPath(firstNewRow) : null);
-      this.observe();
-    }
-
-    async fetchPage() {
-      const cursor = this.cursor;
-      if (cursor === null || this.fetched.has(cursor)) {
-        // No cursor to continue from (or that page is already here): nothing more to load.
-        this.paginationBody()?.remove();
-        this.loadFinished(null);
-        return;
-      }
-      let text, link, listCursor;
-      try {
-        const url = this.withKey(`${this.base}/rows?after=${encodeURIComponent(cursor)}&limit=${this.pageSize}`);
-        const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
-        if (!response.ok) throw new Error('HTTP ' + response.status);
-        text = await response.text();
-        link = response.headers.get('Link');
-        listCursor = response.headers.get('List-Cursor');
-      } catch (error) {
-        this.loadFailed(error);
-        return;
-      }
-      if (!this.loading || this.cursor !== cursor) return; // superseded (reset, deletion)
-      this.fetched.add(cursor);
-      const first = this.appendFragment(text, link, listCursor);
-      this.stale = true;
-      this.loadFinished(first);
-      if (this.stream) this.restartStream(false); // the window grew outside the stream
+    later(fn) {
+      this.busy++;
+      window.setTimeout(() => { this.busy--; fn(); }, this.config.animationMs + 20);
     }
 
     /**
-     * Appends a `GET …/rows` fragment: continued sections' rows join their tbody.
-     * @param {string} html
-     * @param {?string} link the `Link` header (rel=next: the next page)
-     * @param {?string} listCursor the optional `List-Cursor` header: the cursor after the last row
-     * @returns {?Element} the first new row
+     * Runs a DOM change keeping the first visible row where it was on screen (when rows change
+     * above the viewport) and sliding rows that moved to their new place (FLIP).
+     * @template {?{entered: Element[]}} R
+     * @param {() => R} change
+     * @returns {R}
      */
-    appendFragment(html, link, listCursor) {
-      template.innerHTML = html;
-      const bodies = Array.from(template.content.children).filter((el) => el.tagName === 'TBODY');
-      let first = /** @type {?Element} */ (null);
-      let nextBody = /** @type {?HTMLTableSectionElement} */ (null);
-      let added = 0;
-      const shown = new Set(Array.from(this.table.querySelectorAll('tr[data-row]'), (tr) => tr.getAttribute('data-row')));
-      this.mutate(() => {
-        for (const body of bodies) {
-          document.adoptNode(body);
-          if (body.classList.contains('pagination')) { nextBody = /** @type {HTMLTableSectionElement} */ (body); continue; }
-          const key = body.getAttribute('data-section');
-          const existing = key === null ? null : this.sectionBodies().find((b) => b.dataset.section === key);
-          for (const tr of body.querySelectorAll(':scope > tr')) {
-            const rowKey = tr.getAttribute('data-row');
-            if (rowKey !== null && shown.has(rowKey)) { tr.remove(); continue; } // moved during the walk
-            if (rowKey !== null) { shown.add(rowKey); added++; first = first || tr; }
-            this.source.set(tr, tr.outerHTML);
-            this.pristine.add(tr);
-          }
-          if (existing) existing.append(...Array.from(body.children));
-          else this.table.insertBefore(body, this.statusBody() || this.paginationBody());
-          if (key !== null) this.applyCollapse(/** @type {HTMLTableSectionElement} */ (existing || body));
+    mutate(change) {
+      const animate = this.animating();
+      const margin = animate ? window.innerHeight : 0;
+      const before = this.rowsNear(margin);
+      const anchors = this.anchors(before);
+      this.measured = animate ? before : new Map();
+      const result = change();
+      this.measured = new Map();
+      this.compensate(anchors);
+      if (animate) this.flip(before, this.rowsNear(margin), result ? result.entered : []);
+      return result;
+    }
+
+    /**
+     * The visible rows within `margin` px of the viewport with their tops, in page order. Binary
+     * search per section keeps this to a few dozen measurements however long the table is.
+     * @param {number} margin
+     * @returns {Map<Element, number>}
+     */
+    rowsNear(margin) {
+      const low = -margin;
+      const high = window.innerHeight + margin;
+      const out = new Map();
+      for (const tbody of this.parts.sectionBodies()) {
+        if (tbody.classList.contains('list-collapsed')) continue;
+        const box = tbody.getBoundingClientRect();
+        if (box.height === 0 || box.bottom < low || box.top > high) continue;
+        const rows = rowsOf(tbody);
+        let lo = 0;
+        let hi = rows.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (rows[mid].getBoundingClientRect().bottom < low) lo = mid + 1;
+          else hi = mid;
         }
-        return null;
-      });
-      const next = nextLink(link) || nextBody?.querySelector('a[rel~="next"]')?.getAttribute('href') || null;
-      const cursor = afterParam(next);
-      if (nextBody && cursor) {
-        this.linkRow = nextBody.rows[0] || this.linkRow;
-        this.cursor = cursor;
-        this.table.dataset.cursor = cursor;
-      } else {
-        this.paginationBody()?.remove();
-        if (listCursor) {
-          this.cursor = listCursor;
-          this.table.dataset.cursor = listCursor;
+        for (let i = lo; i < rows.length; i++) {
+          const rect = rows[i].getBoundingClientRect();
+          if (rect.top > high) break;
+          if (rect.height > 0) out.set(rows[i], rect.top);
         }
-        this.windowByCount = !listCursor; // without it the cursor after the last row is unknown
       }
-      if (added) this.announce(`${added} more ${added === 1 ? 'row' : 'rows'} loaded`);
-      return first;
+      return out;
     }
 
-    /** Asks the subscription for more rows; they arrive as `add` operations in the stream. */
-    async requestMore() {
-      const sub = /** @type {string} */ (this.subscription);
-      const rows = this.doc.sections.flatMap((s) => s.rows);
-      this.pendingMore = {
-        rows: rows.length,
-        lastKey: rows.length ? rows[rows.length - 1].key : null,
-        timer: window.setTimeout(() => this.moreFailed(new Error('timed out')), this.config.moreTimeout),
-      };
-      const pending = this.pendingMore;
-      const cursorBefore = this.cursor;
-      try {
-        const url = this.withKey(`${this.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`);
-        const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-        if (response.status === 404 || response.status === 410) this.subscription = null; // retry by GET
-        if (!response.ok) throw new Error('HTTP ' + response.status);
-        const body = await response.json().catch(() => null);
-        if (body && typeof body.until === 'string') { this.cursor = body.until; this.windowByCount = false; }
-        else if (this.cursor === cursorBefore) this.windowByCount = true; // unless a patch's `until` came first
-      } catch (error) {
-        if (this.pendingMore === pending) this.moreFailed(error);
+    /**
+     * Up to three rows whose tops are on screen, when the page is scrolled.
+     * @param {Map<Element, number>} near rows near the viewport with their tops
+     */
+    anchors(near) {
+      const scroller = document.scrollingElement;
+      if (!scroller || scroller.scrollTop === 0) return [];
+      const found = [];
+      for (const [el, top] of near) {
+        if (top < 0) continue;
+        if (top >= window.innerHeight || found.length === 3) break;
+        found.push({ el, top });
+      }
+      return found;
+    }
+
+    /**
+     * Scrolls by however much the first surviving anchor moved.
+     * @param {{el: Element, top: number}[]} anchors
+     */
+    compensate(anchors) {
+      for (const { el, top } of anchors) {
+        if (!el.isConnected || !el.hasAttribute('data-row')) continue;
+        const rect = el.getBoundingClientRect();
+        if (rect.height === 0) continue;
+        const delta = rect.top - top;
+        if (Math.abs(delta) >= 1) window.scrollBy(0, delta);
+        return;
       }
     }
 
     /**
-     * @param {*} error
+     * Slides rows from their old tops to their new ones; new rows fade in.
+     * @param {Map<Element, number>} before tops before the change
+     * @param {Map<Element, number>} after tops after it
+     * @param {Element[]} entered
      */
-    moreFailed(error) {
-      if (!this.pendingMore) return;
-      clearTimeout(this.pendingMore.timer);
-      this.pendingMore = null;
-      this.loadFailed(error);
-    }
-
-    /** Ends a pending `more` once its rows (or the end of the list) reached the view document. */
-    checkMore() {
-      const pending = this.pendingMore;
-      if (!pending || (rowCount(this.doc) <= pending.rows && this.doc.more)) return;
-      clearTimeout(pending.timer);
-      this.pendingMore = null;
-      const keys = this.doc.sections.flatMap((s) => s.rows.map((r) => r.key));
-      const at = pending.lastKey === null ? 0 : keys.indexOf(pending.lastKey) + 1 || pending.rows;
-      this.loadFinished(at < keys.length ? this.rowElement(domKey(keys[at])) : null);
-    }
-
-    /**
-     * Shows the pagination row as the link, a spinner, or an error with a retry button.
-     * @param {'idle'|'loading'|'error'} state
-     */
-    showPagination(state) {
-      const body = this.paginationBody();
-      const stateLoading = !!this.statusBody()?.classList.contains('state-loading');
-      for (const el of [this.table, body]) {
-        if (el && (state === 'loading' || (el === this.table && stateLoading))) el.setAttribute('aria-busy', 'true');
-        else if (el) el.removeAttribute('aria-busy');
+    flip(before, after, entered) {
+      /** @type {HTMLElement[]} */
+      const moved = [];
+      const token = {};
+      for (const [tr, top] of after) {
+        const old = before.get(tr);
+        if (old === undefined) continue;
+        const dy = old - top;
+        if (Math.abs(dy) < 1) continue;
+        const el = /** @type {HTMLElement} */ (tr);
+        el.style.transition = 'none';
+        el.style.transform = `translateY(${dy}px)`;
+        this.flips.set(el, token);
+        moved.push(el);
       }
-      if (!body) return;
-      if (state === 'idle') {
-        body.replaceChildren(this.linkRow || this.statusRow('list-more', 'Load more', 'button'));
-      } else if (state === 'loading') {
-        body.replaceChildren(this.statusRow('list-loading', 'Loading…', 'spinner'));
-      } else {
-        body.replaceChildren(this.statusRow('list-error', 'Could not load more rows.', 'retry'));
+      for (const el of entered) el.classList.add('list-enter');
+      if (!moved.length && !entered.length) return;
+      void this.parts.table.offsetHeight; // apply the starting transforms before transitioning
+      for (const el of moved) {
+        el.style.transition = `transform ${this.config.animationMs}ms ease`;
+        el.style.transform = '';
       }
-    }
-
-    /**
-     * A full-width row holding a message and, for `retry`/`button`, a button.
-     * @param {string} className
-     * @param {string} text
-     * @param {'spinner'|'retry'|'button'} extra
-     */
-    statusRow(className, text, extra) {
-      const tr = document.createElement('tr');
-      tr.className = className;
-      const td = tr.insertCell();
-      td.colSpan = this.columnCount();
-      if (extra === 'spinner') {
-        const spinner = td.appendChild(document.createElement('span'));
-        spinner.className = 'list-spinner';
-        spinner.setAttribute('aria-hidden', 'true');
-        const label = td.appendChild(document.createElement('span'));
-        label.setAttribute('role', 'status');
-        label.textContent = text;
-      } else if (extra === 'retry') {
-        const message = td.appendChild(document.createElement('span'));
-        message.setAttribute('role', 'alert');
-        message.textContent = text + ' ';
-        const button = td.appendChild(document.createElement('button'));
-        button.type = 'button';
-        button.className = 'list-retry';
-        button.textContent = 'Retry';
-      } else {
-        const button = td.appendChild(document.createElement('button'));
-        button.type = 'button';
-        button.className = 'list-more-button';
-        button.textContent = text;
-      }
-      return tr;
-    }
-
-    // -- the live stream ----------------------------------------------------------------------
-
-    /**
-     * Opens the `view=html` stream; `resume` asks to continue after the last event id.
-     * @param {boolean} resume
-     */
-    connect(resume) {
-      if (this.deleted || this.stream) return;
-      const params = new URLSearchParams({ view: 'html' });
-      if (this.cursor && !this.windowByCount) params.set('until', this.cursor);
-      else params.set('limit', String(this.table.querySelectorAll('tr[data-row]').length));
-      if (resume && !this.stale && this.lastId) params.set('since', this.lastId);
-      const stream = new EventSource(this.withKey(`${this.base}/events?${params}`));
-      this.stream = stream;
-      const on = (/** @type {string} */ type, /** @type {(e: MessageEvent) => void} */ fn) =>
-        stream.addEventListener(type, (e) => { if (this.stream === stream) fn(/** @type {MessageEvent} */ (e)); });
-      // The backoff restarts once the stream delivers (not on open: a server may accept and drop).
-      on('reset', (e) => this.onReset(e));
-      on('patch', (e) => this.onPatch(e));
-      on('subscription', (e) => {
-        try { this.subscription = JSON.parse(e.data).subscription || this.subscription; } catch (err) { return; }
-        this.reconnects = 0;
-        if (params.has('since')) this.resumeLoad(); // a resumed stream may send nothing more
+      this.later(() => {
+        for (const el of moved) {
+          if (this.flips.get(el) !== token) continue; // a later slide owns it now
+          el.style.transition = '';
+          if (el.getAttribute('style') === '') el.removeAttribute('style');
+        }
+        for (const el of entered) {
+          el.classList.remove('list-enter');
+          if (el.getAttribute('class') === '') el.removeAttribute('class');
+        }
       });
-      on('deleted', () => this.onDeleted());
-      on('error', () => this.onStreamError());
     }
+  }
 
-    /** Closes the stream (kept state lets `connect` resume). */
-    disconnect() {
-      if (this.stream) this.stream.close();
-      this.stream = null;
-      this.subscription = null;
-      clearTimeout(this.reconnectTimer);
-      this.reconnectTimer = 0;
+  // ---------------------------------------------------------------------------------------
+
+  /** Reads the view document off the page and reconciles the DOM with later documents by key. */
+  class DomSync {
+    /**
+     * @param {TableParts} parts
+     * @param {SectionToggles} toggles
+     * @param {Motion} motion
+     */
+    constructor(parts, toggles, motion) {
+      this.parts = parts;
+      this.toggles = toggles;
+      this.motion = motion;
+      /** Markup each element was made from, to tell unchanged rows from changed ones. */
+      this.source = /** @type {WeakMap<Element, string>} */ (new WeakMap());
+      /** Server-rendered elements whose source is their serialized form, not the server's bytes. */
+      this.pristine = /** @type {WeakSet<Element>} */ (new WeakSet());
     }
 
     /**
-     * @param {boolean} resume
+     * Remembers a server-rendered element's markup (as serialized) and returns it.
+     * @param {Element} el
      */
-    restartStream(resume) {
-      this.disconnect();
-      if (this.pendingMore) this.moreFailed(new Error('stream restarted'));
-      this.connect(resume);
-    }
-
-    onStreamError() {
-      // The browser would retry by itself with the stale URL: retry here, with backoff and `since`.
-      this.disconnect();
-      if (this.pendingMore) this.moreFailed(new Error('stream lost'));
-      else if (this.loading && this.awaitingReset) {
-        this.awaitingReset = false;
-        this.loadFailed(new Error('stream lost'));
-      }
-      const delay = Math.min(this.config.reconnectMax, this.config.reconnectBase * 2 ** this.reconnects++);
-      this.reconnectTimer = window.setTimeout(() => {
-        this.reconnectTimer = 0;
-        this.connect(true);
-      }, delay * (0.75 + Math.random() / 4));
+    remember(el) {
+      const html = el.outerHTML;
+      this.source.set(el, html);
+      this.pristine.add(el);
+      return html;
     }
 
     /**
-     * @param {MessageEvent} e
+     * The view document the server-rendered table shows.
+     * @returns {ViewDoc}
      */
-    onReset(e) {
-      let data;
-      try { data = JSON.parse(e.data); } catch (err) { this.restartStream(false); return; }
-      this.subscription = data.subscription || null;
-      this.stale = false;
-      this.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''), true);
-      this.resumeLoad();
+    readDocument() {
+      const t = this.parts.table;
+      const mark = (/** @type {?Element} */ el) => (el ? this.remember(el) : null);
+      const status = this.parts.statusBody();
+      return normalizeDoc({
+        title: t.caption ? t.caption.textContent : '',
+        head: mark(t.tHead && t.tHead.rows[0]),
+        sections: this.parts.sectionBodies().map((tb) => ({
+          key: tb.dataset.section,
+          header: mark(tb.querySelector(':scope > tr.section-header')),
+          footer: mark(tb.querySelector(':scope > tr.section-footer')),
+          rows: rowsOf(tb).map((tr) => ({ key: tr.dataset.row, html: mark(tr) })),
+        })),
+        status: mark(status),
+        more: !!this.parts.paginationBody(),
+        until: t.dataset.cursor || null,
+      });
     }
-
-    /**
-     * @param {MessageEvent} e
-     */
-    onPatch(e) {
-      let doc;
-      try {
-        doc = normalizeDoc(applyPatch(this.doc, JSON.parse(e.data)));
-      } catch (err) {
-        this.dispatch('list:resync', { error: String(err && /** @type {Error} */ (err).message) });
-        this.restartStream(false); // ask for a reset
-        return;
-      }
-      this.update(doc, e.lastEventId);
-    }
-
-    /**
-     * Takes a new view document at `version` and brings the DOM in line. Its `until` is taken
-     * from a reset, or when a patch changed it (a server without `until` leaves the page's).
-     * @param {ViewDoc} doc
-     * @param {string} version
-     * @param {boolean} [isReset]
-     */
-    update(doc, version, isReset = false) {
-      this.reconnects = 0;
-      const previous = this.doc;
-      this.doc = doc;
-      if (typeof doc.until === 'string' && (isReset || doc.until !== previous.until)) {
-        this.cursor = doc.until;
-        this.table.dataset.cursor = doc.until;
-        this.windowByCount = false;
-      }
-      if (version) { this.lastId = version; this.table.dataset.version = version; }
-      let stats;
-      try {
-        stats = this.mutate(() => this.sync(doc));
-      } catch (err) {
-        this.restartStream(false);
-        return;
-      }
-      if (!(this.pendingMore && rowCount(doc) > this.pendingMore.rows)) {
-        const parts = [];
-        if (stats.added) parts.push(`${stats.added} ${stats.added === 1 ? 'row' : 'rows'} added`);
-        if (stats.removed) parts.push(`${stats.removed} ${stats.removed === 1 ? 'row' : 'rows'} removed`);
-        if (parts.length) this.announce(parts.join(', '));
-      } else {
-        const n = rowCount(doc) - this.pendingMore.rows;
-        this.announce(`${n} more ${n === 1 ? 'row' : 'rows'} loaded`);
-      }
-      this.dispatch('list:updated', { version: this.lastId, added: stats.added, removed: stats.removed });
-      this.checkMore();
-      this.syncPagination();
-    }
-
-    onDeleted() {
-      this.disconnect();
-      this.deleted = true;
-      clearTimeout(this.retryTimer);
-      if (this.pendingMore) clearTimeout(this.pendingMore.timer);
-      this.pendingMore = null;
-      if (this.loading) this.dispatch('list:paginationfailed', { error: 'deleted' });
-      this.loading = false;
-      this.observer.disconnect();
-      this.paginationBody()?.remove();
-      this.table.removeAttribute('aria-busy');
-      this.announce('This list was deleted.');
-      this.dispatch('list:deleted', null);
-    }
-
-    /** Shows or hides the pagination row as the view document's `more` says. */
-    syncPagination() {
-      let body = this.paginationBody();
-      if (this.doc.more && !body) {
-        body = document.createElement('tbody');
-        body.className = 'pagination';
-        this.table.append(body);
-        this.showPagination(this.loading ? 'loading' : 'idle');
-        this.observe();
-      } else if (!this.doc.more && body) {
-        body.remove();
-        this.observe();
-      } else if (body && body !== this.table.lastElementChild) {
-        this.table.append(body);
-      }
-    }
-
-    // -- reconciling the DOM with the view document -------------------------------------------
 
     /**
      * Whether `el` shows `html` already.
@@ -984,13 +777,15 @@
     /**
      * Changes the table's DOM to show `doc`, keeping every element whose markup is unchanged.
      * @param {ViewDoc} doc
+     * @param {boolean} loading a page is loading (the table stays `aria-busy`)
      * @returns {SyncStats}
      */
-    sync(doc) {
+    sync(doc, loading) {
       this.syncHead(doc);
       const stats = this.syncSections(doc.sections);
-      const sections = this.sectionBodies();
-      this.syncStatus(doc.status ?? null, sections[sections.length - 1] || this.table.tHead || this.table.caption);
+      const sections = this.parts.sectionBodies();
+      const t = this.parts.table;
+      this.syncStatus(doc.status ?? null, sections[sections.length - 1] || t.tHead || t.caption, loading);
       return stats;
     }
 
@@ -999,7 +794,7 @@
      * @param {ViewDoc} doc
      */
     syncHead(doc) {
-      const t = this.table;
+      const t = this.parts.table;
       if (typeof doc.title === 'string') {
         const caption = t.caption || t.createCaption();
         // A page's caption holds its <h1>: keep the heading, change its text.
@@ -1021,12 +816,12 @@
      * @returns {SyncStats}
      */
     syncSections(sections) {
-      const t = this.table;
-      const stale = new Set(this.sectionBodies());
+      const t = this.parts.table;
+      const stale = new Set(this.parts.sectionBodies());
       const bodies = new Map([...stale].reverse().map((b) => [b.dataset.section, b]));
       /** @type {Map<string, Element>} */
       const rows = new Map();
-      for (const tr of Array.from(t.querySelectorAll(':scope > tbody[data-section] > tr[data-row]')).reverse()) {
+      for (const tr of Array.from(this.parts.rows()).reverse()) {
         rows.set(tr.getAttribute('data-row') || '', tr);
       }
       /** @type {SyncStats} */
@@ -1055,7 +850,7 @@
         for (const child of Array.from(tbody.children)) {
           if (!keep.has(child)) this.discard(child, stats.replaced.has(child));
         }
-        this.applyCollapse(tbody);
+        this.toggles.apply(tbody);
       }
       for (const tbody of stale) tbody.remove();
       return stats;
@@ -1106,211 +901,676 @@
      */
     discard(el, wasReplaced) {
       if (el.classList.contains('list-leave')) return; // already leaving
-      const top = this.measured.get(el);
-      const visible = top !== undefined && top > -100 && top < window.innerHeight;
-      if (wasReplaced || !el.hasAttribute('data-row') || !this.animating() || !visible) {
+      const motion = this.motion;
+      if (wasReplaced || !el.hasAttribute('data-row') || !motion.animating() || !motion.wasVisible(el)) {
         el.remove();
         return;
       }
       el.removeAttribute('data-row');
       el.setAttribute('aria-hidden', 'true');
       el.classList.add('list-leave');
-      this.later(() => this.mutate(() => { el.remove(); return null; }));
+      motion.later(() => motion.mutate(() => { el.remove(); return null; }));
     }
 
     /**
      * @param {?string} status
      * @param {?Element} after
+     * @param {boolean} loading
      */
-    syncStatus(status, after) {
-      const old = this.statusBody();
+    syncStatus(status, after, loading) {
+      const t = this.parts.table;
+      const old = this.parts.statusBody();
       const el = status === null ? null : this.reuse(old, status);
       if (old && el !== old) old.remove();
       if (el) {
-        const next = after ? after.nextElementSibling : this.table.querySelector(':scope > tbody');
-        if (next !== el) this.table.insertBefore(el, next);
+        const next = after ? after.nextElementSibling : t.querySelector(':scope > tbody');
+        if (next !== el) t.insertBefore(el, next);
       }
-      const busy = this.loading || !!(el && el.classList.contains('state-loading'));
-      if (busy) this.table.setAttribute('aria-busy', 'true');
-      else this.table.removeAttribute('aria-busy');
+      this.parts.setBusy(loading || !!(el && el.classList.contains('state-loading')));
     }
+  }
 
-    // -- scroll anchoring and animation -------------------------------------------------------
+  // ---------------------------------------------------------------------------------------
 
-    animating() {
-      return this.config.animate && !reducedMotion();
+  /**
+   * Tail loading: one page at a time, by `POST …/more` while subscribed, else `GET …/rows`;
+   * retries with backoff; the pagination row (link, spinner, error) and its observer.
+   */
+  class Pager {
+    /**
+     * @param {ListView} view
+     */
+    constructor(view) {
+      this.view = view;
+      this.parts = view.parts;
+      this.config = view.config;
+      const next = this.parts.nextHref();
+      /** The cursor after the last row shown, or null when unknown. */
+      this.cursor = view.table.dataset.cursor || afterParam(next);
+      this.pageSize = this.config.pageSize || Number(new URLSearchParams((next || '').split('?')[1] || '').get('limit')) || 50;
+      this.windowByCount = false; // true once the window grew past a cursor the client knows
+      this.fetched = /** @type {Set<string>} */ (new Set()); // cursors whose page arrived
+      this.loading = false;
+      this.awaitingReset = false; // a load waits for the reset of a fresh subscription
+      this.attempt = 0;
+      this.retryTimer = 0;
+      /** @type {?{rows: number, lastKey: ?string, timer: number}} */
+      this.pendingMore = null;
+      this.linkRow = this.parts.paginationBody()?.rows[0] || null;
+      this.observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.loadMore();
+      }, { rootMargin: this.config.rootMargin });
     }
 
     /**
-     * Runs `fn` after the row animations' time.
-     * @param {() => void} fn
+     * Takes the cursor after the window's last row.
+     * @param {string} cursor
+     * @param {boolean} known the client knows it (else the window is named by its row count)
      */
-    later(fn) {
-      this.busyAnimations++;
-      window.setTimeout(() => { this.busyAnimations--; fn(); }, this.config.animationMs + 20);
+    setCursor(cursor, known = true) {
+      this.cursor = cursor;
+      this.view.table.dataset.cursor = cursor;
+      this.windowByCount = !known;
     }
 
-    /**
-     * Runs a DOM change keeping the first visible row where it was on screen (when rows change
-     * above the viewport) and sliding rows that moved to their new place (FLIP).
-     * @template {?{entered: Element[]}} R
-     * @param {() => R} change
-     * @returns {R}
-     */
-    mutate(change) {
-      const animate = this.animating();
-      const margin = animate ? window.innerHeight : 0;
-      const before = this.rowsNear(margin);
-      const anchors = this.anchors(before);
-      this.measured = animate ? before : new Map();
-      const result = change();
-      this.measured = new Map();
-      this.compensate(anchors);
-      if (animate) this.flip(before, this.rowsNear(margin), result ? result.entered : []);
-      return result;
+    /** Watches the pagination row; a fresh observation also fires when it is already in view. */
+    observe() {
+      this.observer.disconnect();
+      const body = this.parts.paginationBody();
+      if (body && !this.loading && !this.view.deleted) this.observer.observe(body);
     }
 
-    /**
-     * The visible rows within `margin` px of the viewport with their tops, in page order. Binary
-     * search per section keeps this to a few dozen measurements however long the table is.
-     * @param {number} margin
-     * @returns {Map<Element, number>}
-     */
-    rowsNear(margin) {
-      const low = -margin;
-      const high = window.innerHeight + margin;
-      const out = new Map();
-      for (const tbody of this.sectionBodies()) {
-        if (tbody.classList.contains('list-collapsed')) continue;
-        const box = tbody.getBoundingClientRect();
-        if (box.height === 0 || box.bottom < low || box.top > high) continue;
-        const rows = rowsOf(tbody);
-        let lo = 0;
-        let hi = rows.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (rows[mid].getBoundingClientRect().bottom < low) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let i = lo; i < rows.length; i++) {
-          const rect = rows[i].getBoundingClientRect();
-          if (rect.top > high) break;
-          if (rect.height > 0) out.set(rows[i], rect.top);
-        }
+    /** Loads the next page unless one is loading or none remains. */
+    loadMore() {
+      if (this.loading || this.view.deleted || !this.parts.paginationBody()) return;
+      this.loading = true;
+      this.attempt = 0;
+      this.observer.disconnect();
+      this.showPagination('loading');
+      this.parts.dispatch('list:paginationstarted', this.parts.lastRowPath());
+      this.tryLoad();
+    }
+
+    /** One attempt: through the subscription when there is one, else a GET fragment. */
+    tryLoad() {
+      const live = this.view.live;
+      this.awaitingReset = false;
+      if (live.subscription && live.isOpen()) {
+        this.requestMore(live.subscription);
+      } else if (!this.windowByCount) {
+        this.fetchPage();
+      } else if (this.config.live && typeof EventSource === 'function') {
+        // The window grew past any cursor known here: only a subscription can continue it.
+        // Wait for the stream that is connecting, else open a fresh one (it sends a reset).
+        this.awaitingReset = true;
+        if (!live.isConnecting()) live.restart(false);
+        window.clearTimeout(this.retryTimer);
+        this.retryTimer = window.setTimeout(() => {
+          if (this.awaitingReset) this.loadFailed(new Error('no subscription'));
+        }, this.config.moreTimeout);
+      } else {
+        this.loadFailed(new Error('no cursor to continue from'));
       }
-      return out;
+    }
+
+    /** Continues a load that waited for a subscription, once the stream is current. */
+    resumeLoad() {
+      if (this.loading && this.awaitingReset && this.view.live.subscription && !this.pendingMore) this.tryLoad();
     }
 
     /**
-     * Up to three rows whose tops are on screen, when the page is scrolled.
-     * @param {Map<Element, number>} near rows near the viewport with their tops
+     * Retries after a backoff, or shows the error row once the retries ran out.
+     * @param {*} error
      */
-    anchors(near) {
-      const scroller = document.scrollingElement;
-      if (!scroller || scroller.scrollTop === 0) return [];
-      const found = [];
-      for (const [el, top] of near) {
-        if (top < 0) continue;
-        if (top >= window.innerHeight || found.length === 3) break;
-        found.push({ el, top });
-      }
-      return found;
-    }
-
-    /**
-     * @param {{el: Element, top: number}[]} anchors
-     */
-    compensate(anchors) {
-      for (const { el, top } of anchors) {
-        if (!el.isConnected || !el.hasAttribute('data-row')) continue;
-        const rect = el.getBoundingClientRect();
-        if (rect.height === 0) continue;
-        const delta = rect.top - top;
-        if (Math.abs(delta) >= 1) window.scrollBy(0, delta);
+    loadFailed(error) {
+      if (!this.loading) return;
+      if (this.attempt < this.config.retries) {
+        const delay = this.config.retryBase * 2 ** this.attempt++;
+        this.retryTimer = window.setTimeout(() => this.tryLoad(), delay);
         return;
       }
+      this.loading = false;
+      this.showPagination('error');
+      this.parts.dispatch('list:paginationfailed', { error: String(error && error.message || error) });
     }
 
     /**
-     * Slides rows from their old tops to their new ones; new rows fade in.
-     * @param {Map<Element, number>} before tops before the change
-     * @param {Map<Element, number>} after tops after it
-     * @param {Element[]} entered
+     * Ends a successful load.
+     * @param {?Element} firstNewRow
      */
-    flip(before, after, entered) {
-      /** @type {HTMLElement[]} */
-      const moved = [];
-      const token = {};
-      for (const [tr, top] of after) {
-        const old = before.get(tr);
-        if (old === undefined) continue;
-        const dy = old - top;
-        if (Math.abs(dy) < 1) continue;
-        const el = /** @type {HTMLElement} */ (tr);
-        el.style.transition = 'none';
-        el.style.transform = `translateY(${dy}px)`;
-        this.flips.set(el, token);
-        moved.push(el);
+    loadFinished(firstNewRow) {
+      this.loading = false;
+      this.awaitingReset = false;
+      this.showPagination('idle');
+      this.parts.dispatch('list:paginationended', firstNewRow && firstNewRow.isConnected ? this.parts.indexPath(firstNewRow) : null);
+      this.observe();
+    }
+
+    /** The stream was lost: a `more` or a load waiting for a subscription fails (and may retry). */
+    streamLost() {
+      if (this.pendingMore) this.moreFailed(new Error('stream lost'));
+      else if (this.loading && this.awaitingReset) {
+        this.awaitingReset = false;
+        this.loadFailed(new Error('stream lost'));
       }
-      for (const el of entered) el.classList.add('list-enter');
-      if (!moved.length && !entered.length) return;
-      void this.table.offsetHeight; // apply the starting transforms before transitioning
-      for (const el of moved) {
-        el.style.transition = `transform ${this.config.animationMs}ms ease`;
-        el.style.transform = '';
+    }
+
+    /** The list was deleted: stops loading for good. */
+    stop() {
+      clearTimeout(this.retryTimer);
+      if (this.pendingMore) clearTimeout(this.pendingMore.timer);
+      this.pendingMore = null;
+      if (this.loading) this.parts.dispatch('list:paginationfailed', { error: 'deleted' });
+      this.loading = false;
+      this.observer.disconnect();
+      this.parts.paginationBody()?.remove();
+    }
+
+    async fetchPage() {
+      const cursor = this.cursor;
+      if (cursor === null || this.fetched.has(cursor)) {
+        // No cursor to continue from (or that page is already here): nothing more to load.
+        this.parts.paginationBody()?.remove();
+        this.loadFinished(null);
+        return;
       }
-      this.later(() => {
-        for (const el of moved) {
-          if (this.flips.get(el) !== token) continue; // a later slide owns it now
-          el.style.transition = '';
-          if (el.getAttribute('style') === '') el.removeAttribute('style');
+      let text, link, listCursor;
+      try {
+        const url = this.view.withKey(`${this.view.base}/rows?after=${encodeURIComponent(cursor)}&limit=${this.pageSize}`);
+        const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        text = await response.text();
+        link = response.headers.get('Link');
+        listCursor = response.headers.get('List-Cursor');
+      } catch (error) {
+        this.loadFailed(error);
+        return;
+      }
+      if (!this.loading || this.cursor !== cursor) return; // superseded (reset, deletion)
+      this.fetched.add(cursor);
+      const first = this.appendFragment(text, link, listCursor);
+      this.view.live.grewOutside();
+      this.loadFinished(first);
+      this.view.live.restartIfOpen(); // the window grew outside the stream
+    }
+
+    /**
+     * Appends a `GET …/rows` fragment: continued sections' rows join their tbody.
+     * @param {string} html
+     * @param {?string} link the `Link` header (rel=next: the next page)
+     * @param {?string} listCursor the optional `List-Cursor` header: the cursor after the last row
+     * @returns {?Element} the first new row
+     */
+    appendFragment(html, link, listCursor) {
+      const { parts, view } = this;
+      template.innerHTML = html;
+      const bodies = Array.from(template.content.children).filter((el) => el.tagName === 'TBODY');
+      let first = /** @type {?Element} */ (null);
+      let nextBody = /** @type {?HTMLTableSectionElement} */ (null);
+      let added = 0;
+      const shown = parts.shownKeys();
+      view.motion.mutate(() => {
+        for (const body of bodies) {
+          document.adoptNode(body);
+          if (body.classList.contains('pagination')) { nextBody = /** @type {HTMLTableSectionElement} */ (body); continue; }
+          const key = body.getAttribute('data-section');
+          const existing = parts.sectionBody(key);
+          for (const tr of body.querySelectorAll(':scope > tr')) {
+            const rowKey = tr.getAttribute('data-row');
+            if (rowKey !== null && shown.has(rowKey)) { tr.remove(); continue; } // moved during the walk
+            if (rowKey !== null) { shown.add(rowKey); added++; first = first || tr; }
+            view.dom.remember(tr);
+          }
+          if (existing) existing.append(...Array.from(body.children));
+          else view.table.insertBefore(body, parts.statusBody() || parts.paginationBody());
+          if (key !== null) view.toggles.apply(/** @type {HTMLTableSectionElement} */ (existing || body));
         }
-        for (const el of entered) {
-          el.classList.remove('list-enter');
-          if (el.getAttribute('class') === '') el.removeAttribute('class');
-        }
+        return null;
       });
-    }
-
-    // -- announcements ------------------------------------------------------------------------
-
-    createAnnouncer() {
-      const region = document.createElement('div');
-      region.className = 'list-announcer';
-      region.setAttribute('role', 'status');
-      region.setAttribute('aria-live', 'polite');
-      region.setAttribute('aria-atomic', 'true');
-      this.table.after(region);
-      return region;
+      const next = nextLink(link) || nextBody?.querySelector('a[rel~="next"]')?.getAttribute('href') || null;
+      const cursor = afterParam(next);
+      if (nextBody && cursor) {
+        this.linkRow = nextBody.rows[0] || this.linkRow;
+        this.cursor = cursor;
+        view.table.dataset.cursor = cursor;
+      } else {
+        parts.paginationBody()?.remove();
+        if (listCursor) {
+          this.cursor = listCursor;
+          view.table.dataset.cursor = listCursor;
+        }
+        this.windowByCount = !listCursor; // without it the cursor after the last row is unknown
+      }
+      view.announcer.moreLoaded(added);
+      return first;
     }
 
     /**
-     * Says `message` politely (repeated messages are said again).
-     * @param {string} message
+     * Asks the subscription for more rows; they arrive as `add` operations in the stream.
+     * @param {string} sub
      */
-    announce(message) {
-      this.announcer.textContent = this.announcer.textContent === message ? message + '\u00a0' : message;
+    async requestMore(sub) {
+      const rows = this.view.doc.sections.flatMap((s) => s.rows);
+      this.pendingMore = {
+        rows: rows.length,
+        lastKey: rows.length ? rows[rows.length - 1].key : null,
+        timer: window.setTimeout(() => this.moreFailed(new Error('timed out')), this.config.moreTimeout),
+      };
+      const pending = this.pendingMore;
+      const cursorBefore = this.cursor;
+      try {
+        const url = this.view.withKey(`${this.view.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`);
+        const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+        if (response.status === 404 || response.status === 410) this.view.live.subscription = null; // retry by GET
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        const body = await response.json().catch(() => null);
+        if (body && typeof body.until === 'string') { this.cursor = body.until; this.windowByCount = false; }
+        else if (this.cursor === cursorBefore) this.windowByCount = true; // unless a patch's `until` came first
+      } catch (error) {
+        if (this.pendingMore === pending) this.moreFailed(error);
+      }
+    }
+
+    /**
+     * @param {*} error
+     */
+    moreFailed(error) {
+      if (!this.pendingMore) return;
+      clearTimeout(this.pendingMore.timer);
+      this.pendingMore = null;
+      this.loadFailed(error);
+    }
+
+    /**
+     * The rows a new document brings to a pending `more` (0 when none is pending or the
+     * document has no more rows than when it was asked).
+     * @param {ViewDoc} doc
+     */
+    moreRowsIn(doc) {
+      return this.pendingMore ? Math.max(0, rowCount(doc) - this.pendingMore.rows) : 0;
+    }
+
+    /**
+     * Ends a pending `more` once its rows (or the end of the list) reached the view document.
+     * @param {ViewDoc} doc
+     */
+    checkMore(doc) {
+      const pending = this.pendingMore;
+      if (!pending || (rowCount(doc) <= pending.rows && doc.more)) return;
+      clearTimeout(pending.timer);
+      this.pendingMore = null;
+      const keys = doc.sections.flatMap((s) => s.rows.map((r) => r.key));
+      const at = pending.lastKey === null ? 0 : keys.indexOf(pending.lastKey) + 1 || pending.rows;
+      this.loadFinished(at < keys.length ? this.parts.rowElement(domKey(keys[at])) : null);
+    }
+
+    /**
+     * Shows the pagination row as the link, a spinner, or an error with a retry button.
+     * @param {'idle'|'loading'|'error'} state
+     */
+    showPagination(state) {
+      const table = this.view.table;
+      const body = this.parts.paginationBody();
+      const stateLoading = !!this.parts.statusBody()?.classList.contains('state-loading');
+      for (const el of [table, body]) {
+        if (el && (state === 'loading' || (el === table && stateLoading))) el.setAttribute('aria-busy', 'true');
+        else if (el) el.removeAttribute('aria-busy');
+      }
+      if (!body) return;
+      if (state === 'idle') {
+        body.replaceChildren(this.linkRow || this.statusRow('list-more', 'Load more', 'button'));
+      } else if (state === 'loading') {
+        body.replaceChildren(this.statusRow('list-loading', 'Loading…', 'spinner'));
+      } else {
+        body.replaceChildren(this.statusRow('list-error', 'Could not load more rows.', 'retry'));
+      }
+    }
+
+    /**
+     * A full-width row holding a message and, for `retry`/`button`, a button.
+     * @param {string} className
+     * @param {string} text
+     * @param {'spinner'|'retry'|'button'} extra
+     */
+    statusRow(className, text, extra) {
+      const tr = document.createElement('tr');
+      tr.className = className;
+      const td = tr.insertCell();
+      td.colSpan = this.parts.columnCount();
+      if (extra === 'spinner') {
+        const spinner = td.appendChild(document.createElement('span'));
+        spinner.className = 'list-spinner';
+        spinner.setAttribute('aria-hidden', 'true');
+        const label = td.appendChild(document.createElement('span'));
+        label.setAttribute('role', 'status');
+        label.textContent = text;
+      } else if (extra === 'retry') {
+        const message = td.appendChild(document.createElement('span'));
+        message.setAttribute('role', 'alert');
+        message.textContent = text + ' ';
+        const button = td.appendChild(document.createElement('button'));
+        button.type = 'button';
+        button.className = 'list-retry';
+        button.textContent = 'Retry';
+      } else {
+        const button = td.appendChild(document.createElement('button'));
+        button.type = 'button';
+        button.className = 'list-more-button';
+        button.textContent = text;
+      }
+      return tr;
+    }
+
+    /**
+     * Shows or hides the pagination row as the view document's `more` says.
+     * @param {ViewDoc} doc
+     */
+    syncPagination(doc) {
+      const table = this.view.table;
+      let body = this.parts.paginationBody();
+      if (doc.more && !body) {
+        body = document.createElement('tbody');
+        body.className = 'pagination';
+        table.append(body);
+        this.showPagination(this.loading ? 'loading' : 'idle');
+        this.observe();
+      } else if (!doc.more && body) {
+        body.remove();
+        this.observe();
+      } else if (body && body !== table.lastElementChild) {
+        table.append(body);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * The `view=html` EventSource: its subscription id, the last event id, reconnects with
+   * backoff and `since`. Resets and patches go to the view; a lost stream tells the pager.
+   */
+  class LiveStream {
+    /**
+     * @param {ListView} view
+     */
+    constructor(view) {
+      this.view = view;
+      this.config = view.config;
+      /** @type {?EventSource} */
+      this.source = null;
+      /** @type {?string} */
+      this.subscription = null;
+      this.lastId = view.table.dataset.version || '';
+      this.stale = false; // the view document misses rows that came from GET pages
+      this.reconnects = 0;
+      this.reconnectTimer = 0;
+      this.resumeOnShow = false; // reconnect when the page returns from the back/forward cache
+    }
+
+    isOpen() {
+      return !!this.source && this.source.readyState === EventSource.OPEN;
+    }
+
+    isConnecting() {
+      return !!this.source && this.source.readyState === EventSource.CONNECTING;
+    }
+
+    /**
+     * Opens the stream; `resume` asks to continue after the last event id.
+     * @param {boolean} resume
+     */
+    connect(resume) {
+      const { view } = this;
+      if (view.deleted || this.source) return;
+      const pager = view.pager;
+      const params = new URLSearchParams({ view: 'html' });
+      if (pager.cursor && !pager.windowByCount) params.set('until', pager.cursor);
+      else params.set('limit', String(view.table.querySelectorAll('tr[data-row]').length));
+      if (resume && !this.stale && this.lastId) params.set('since', this.lastId);
+      const stream = new EventSource(view.withKey(`${view.base}/events?${params}`));
+      this.source = stream;
+      const on = (/** @type {string} */ type, /** @type {(e: MessageEvent) => void} */ fn) =>
+        stream.addEventListener(type, (e) => { if (this.source === stream) fn(/** @type {MessageEvent} */ (e)); });
+      // The backoff restarts once the stream delivers (not on open: a server may accept and drop).
+      on('reset', (e) => this.onReset(e));
+      on('patch', (e) => this.onPatch(e));
+      on('subscription', (e) => {
+        try { this.subscription = JSON.parse(e.data).subscription || this.subscription; } catch (err) { return; }
+        this.reconnects = 0;
+        if (params.has('since')) view.pager.resumeLoad(); // a resumed stream may send nothing more
+      });
+      on('deleted', () => view.onDeleted());
+      on('error', () => this.onError());
+    }
+
+    /** Closes the stream (kept state lets `connect` resume). */
+    disconnect() {
+      if (this.source) this.source.close();
+      this.source = null;
+      this.subscription = null;
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = 0;
+    }
+
+    /**
+     * Closes and reopens the stream (a pending `more` fails: its rows would not come).
+     * @param {boolean} resume
+     */
+    restart(resume) {
+      this.disconnect();
+      const pager = this.view.pager;
+      if (pager.pendingMore) pager.moreFailed(new Error('stream restarted'));
+      this.connect(resume);
+    }
+
+    /** Rows came from a GET page: the next stream must start with a reset, not `since`. */
+    grewOutside() {
+      this.stale = true;
+    }
+
+    /** Reopens the stream (for a reset) if one is open or connecting. */
+    restartIfOpen() {
+      if (this.source) this.restart(false);
+    }
+
+    /** A delivered event: the reconnect backoff starts over. */
+    delivered() {
+      this.reconnects = 0;
+    }
+
+    onError() {
+      // The browser would retry by itself with the stale URL: retry here, with backoff and `since`.
+      this.disconnect();
+      this.view.pager.streamLost();
+      const delay = Math.min(this.config.reconnectMax, this.config.reconnectBase * 2 ** this.reconnects++);
+      this.reconnectTimer = window.setTimeout(() => {
+        this.reconnectTimer = 0;
+        this.connect(true);
+      }, delay * (0.75 + Math.random() / 4));
+    }
+
+    /**
+     * @param {MessageEvent} e
+     */
+    onReset(e) {
+      let data;
+      try { data = JSON.parse(e.data); } catch (err) { this.restart(false); return; }
+      this.subscription = data.subscription || null;
+      this.stale = false;
+      this.view.update(normalizeDoc(data.doc), e.lastEventId || String(data.version ?? ''), true);
+      this.view.pager.resumeLoad();
+    }
+
+    /**
+     * @param {MessageEvent} e
+     */
+    onPatch(e) {
+      let doc;
+      try {
+        doc = normalizeDoc(applyPatch(this.view.doc, JSON.parse(e.data)));
+      } catch (err) {
+        this.view.parts.dispatch('list:resync', { error: String(err && /** @type {Error} */ (err).message) });
+        this.restart(false); // ask for a reset
+        return;
+      }
+      this.view.update(doc, e.lastEventId);
+    }
+
+    /** Closes the stream for the back/forward cache, noting whether to reconnect on return. */
+    suspend() {
+      this.resumeOnShow = !!this.source || this.reconnectTimer !== 0;
+      this.disconnect();
+    }
+
+    resume() {
+      if (this.resumeOnShow) this.connect(true);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  /** One enhanced table: owns the view document and deletion; wires the parts together. */
+  class ListView {
+    /**
+     * @param {HTMLTableElement} table
+     * @param {typeof DEFAULTS} config
+     */
+    constructor(table, config) {
+      this.table = table;
+      this.config = config;
+      this.id = table.dataset.list || '';
+      this.base = config.base + encodeURIComponent(this.id);
+      this.key = pageKey();
+      this.deleted = false;
+      this.parts = new TableParts(table);
+      this.toggles = new SectionToggles(this.parts);
+      this.motion = new Motion(this.parts, config);
+      this.dom = new DomSync(this.parts, this.toggles, this.motion);
+      /** The view document the DOM shows (docs/LIVE.md); patches apply to it. */
+      this.doc = this.dom.readDocument();
+      this.pager = new Pager(this);
+      this.live = new LiveStream(this);
+      this.announcer = new Announcer(table);
+      this.parts.sectionBodies().forEach((tb) => this.toggles.apply(tb));
+      table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
+      table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
+      copyRowHeights(table);
+      table.addEventListener('click', (e) => this.onClick(e));
+      this.pager.observe();
+      if (config.live && typeof EventSource === 'function') this.live.connect(true);
+    }
+
+    /**
+     * `url` (which has a query) with the page's view-link key, if it has one.
+     * @param {string} url
+     */
+    withKey(url) {
+      return this.key === null ? url : `${url}&key=${encodeURIComponent(this.key)}`;
+    }
+
+    /** The stream's subscription id, or null. */
+    get subscription() {
+      return this.live.subscription;
+    }
+
+    loadMore() {
+      this.pager.loadMore();
+    }
+
+    /**
+     * Collapses or expands a section (flips it when `collapsed` is omitted).
+     * @param {string} key
+     * @param {boolean=} collapsed
+     */
+    toggleSection(key, collapsed) {
+      this.toggles.toggle(key, collapsed);
+    }
+
+    /**
+     * @param {boolean} resume
+     */
+    connect(resume) {
+      this.live.connect(resume);
+    }
+
+    disconnect() {
+      this.live.disconnect();
+    }
+
+    /**
+     * @param {MouseEvent} e
+     */
+    onClick(e) {
+      const target = /** @type {Element} */ (e.target);
+      const toggle = target.closest('tr.section-header button[aria-expanded]');
+      if (toggle && this.table.contains(toggle)) {
+        const tbody = /** @type {HTMLTableSectionElement} */ (toggle.closest('tbody'));
+        this.toggles.toggle(tbody.dataset.section || '');
+        return;
+      }
+      const paging = target.closest('tbody.pagination a[rel~="next"], tbody.pagination button');
+      if (paging && this.table.contains(paging)) {
+        e.preventDefault();
+        this.pager.loadMore();
+      }
+    }
+
+    /**
+     * Takes a new view document at `version` and brings the DOM in line. Its `until` is taken
+     * from a reset, or when a patch changed it (a server without `until` leaves the page's).
+     * @param {ViewDoc} doc
+     * @param {string} version
+     * @param {boolean} [isReset]
+     */
+    update(doc, version, isReset = false) {
+      const { live, pager } = this;
+      live.delivered();
+      const previous = this.doc;
+      this.doc = doc;
+      if (typeof doc.until === 'string' && (isReset || doc.until !== previous.until)) pager.setCursor(doc.until);
+      if (version) { live.lastId = version; this.table.dataset.version = version; }
+      let stats;
+      try {
+        stats = this.motion.mutate(() => this.dom.sync(doc, pager.loading));
+      } catch (err) {
+        live.restart(false);
+        return;
+      }
+      const more = pager.moreRowsIn(doc);
+      if (more) this.announcer.moreLoaded(more);
+      else this.announcer.changed(stats.added, stats.removed);
+      this.parts.dispatch('list:updated', { version: live.lastId, added: stats.added, removed: stats.removed });
+      pager.checkMore(doc);
+      pager.syncPagination(doc);
+    }
+
+    onDeleted() {
+      this.live.disconnect();
+      this.deleted = true;
+      this.pager.stop();
+      this.table.removeAttribute('aria-busy');
+      this.announcer.say('This list was deleted.');
+      this.parts.dispatch('list:deleted', null);
     }
 
     // -- back/forward cache --------------------------------------------------------------------
 
     suspend() {
-      this.observer.disconnect();
-      this.resumeLive = !!this.stream || this.reconnectTimer !== 0;
-      this.disconnect();
+      this.pager.observer.disconnect();
+      this.live.suspend();
     }
 
     resume() {
-      if (this.resumeLive) this.connect(true);
-      this.observe();
+      this.live.resume();
+      this.pager.observe();
     }
 
     /** A snapshot for tests and debugging. */
     get state() {
       return {
-        version: this.lastId, subscription: this.subscription, cursor: this.cursor,
-        connected: !!this.stream && this.stream.readyState === EventSource.OPEN,
-        loading: this.loading, more: !!this.paginationBody(), settled: this.busyAnimations === 0,
+        version: this.live.lastId, subscription: this.live.subscription, cursor: this.pager.cursor,
+        connected: this.live.isOpen(),
+        loading: this.pager.loading, more: !!this.parts.paginationBody(), settled: this.motion.busy === 0,
         doc: clone(this.doc),
       };
     }

@@ -36,8 +36,9 @@ func accessHandlerCallback(
         requestCls.pointee = Unmanaged.passRetained(RequestState(uri: url)).toOpaque()
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestCls.pointee!).takeUnretainedValue()
-    return server.handle(connection: connection, state: state, method: method,
-                         uploadData: uploadData, uploadDataSize: uploadDataSize)
+    let keep = server.handle(connection: MHDConnection(pointer: connection), state: state, method: method,
+                             uploadData: uploadData, uploadDataSize: uploadDataSize)
+    return keep ? .YES : .NO
 }
 
 /// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over however it ended; releases its state.

@@ -90,13 +90,13 @@ final class FramingGuard: Sendable {
 struct FramingViolation {
     let code: UInt32
 
-    /// The violation marked on this connection's current request (in its head, or in the
-    /// trailers of its chunked body), if any.
-    ///
-    /// The corresponding C function is `MHD_lookup_connection_value`.
-    init?(connection: OpaquePointer, kind: MHD_ValueKind) {
-        guard let value = MHD_lookup_connection_value(connection, kind, CMicroHTTPD_VIOLATION_FIELD),
-              let code = UInt32(String(cString: value)) else { return nil }
+    /// The header (or trailer) field that carries a violation's code to the access handler.
+    static let field = String(cString: CMicroHTTPD_VIOLATION_FIELD)
+
+    /// The violation a request's `field` value names (found in its head, or in the trailers of
+    /// its chunked body), if any.
+    init?(code value: String?) {
+        guard let value, let code = UInt32(value) else { return nil }
         self.code = code
     }
 

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 
-/// A libmicrohttpd connection pointer, kept by the stream bound to it and used only on the
-/// connection's thread (from its content reader).
+/// A libmicrohttpd connection, as its callbacks hand it over: used on the connection's thread
+/// only (the access handler, a stream's content reader).
 struct MHDConnection: @unchecked Sendable {
     let pointer: OpaquePointer
 
@@ -9,6 +9,39 @@ struct MHDConnection: @unchecked Sendable {
     ///
     /// The corresponding C function is `MHD_get_connection_info` (through `CMicroHTTPD_connection_fd`).
     var socket: Int32 { CMicroHTTPD_connection_fd(pointer) }
+
+    /// The first request header field of that name (case-insensitive), or nil.
+    ///
+    /// The corresponding C function is `MHD_lookup_connection_value`.
+    func header(_ name: String) -> String? {
+        MHD_lookup_connection_value(pointer, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// The first trailer field (after a chunked body) of that name, or nil.
+    ///
+    /// The corresponding C function is `MHD_lookup_connection_value`.
+    func trailer(_ name: String) -> String? {
+        MHD_lookup_connection_value(pointer, .FOOTER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Every request header field, in order, repeats included.
+    ///
+    /// The corresponding C function is `MHD_get_connection_values`.
+    func headers() -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { headers in
+            _ = MHD_get_connection_values(pointer, .HEADER_KIND, headerIteratorCallback, headers)
+        }
+        return headers
+    }
+
+    /// Queues a response on the connection (libmicrohttpd keeps its own reference).
+    /// - Throws: `MHDError` when libmicrohttpd refuses it (the connection is then closed).
+    ///
+    /// The corresponding C function is `MHD_queue_response`.
+    func queue(_ response: OpaquePointer, status: Int) throws {
+        try mhdCall("MHD_queue_response") { MHD_queue_response(pointer, UInt32(status), response) }
+    }
 
     /// Makes libmicrohttpd free this connection as soon as the content reader that calls this
     /// returns end-of-stream, instead of when its socket next shows activity.
@@ -24,4 +57,12 @@ struct MHDConnection: @unchecked Sendable {
         MHD_suspend_connection(pointer)
         MHD_resume_connection(pointer)
     }
+}
+
+/// What a content reader answers besides a byte count.
+enum ContentReader {
+    /// No more data: libmicrohttpd ends the response normally (`MHD_CONTENT_READER_END_OF_STREAM`).
+    static let endOfStream = CMicroHTTPD_CONTENT_READER_END_OF_STREAM
+    /// Abort the response and close the connection (`MHD_CONTENT_READER_END_WITH_ERROR`).
+    static let endWithError = CMicroHTTPD_CONTENT_READER_END_WITH_ERROR
 }

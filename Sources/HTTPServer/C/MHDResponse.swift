@@ -41,11 +41,39 @@ enum MHDResponse {
         do {
             try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_http10_compatible(response) }
         } catch {
-            MHD_destroy_response(response)
+            destroy(response)
             throw error
         }
         return response
     }
+
+    /// A close-delimited response whose body `stream` writes (see `ResponseStream`): libmicrohttpd
+    /// holds a reference to the stream until it frees the response (`streamFreeCallback`).
+    /// The corresponding C functions are `MHD_create_response_from_callback` and `MHD_set_response_options`.
+    static func stream(_ stream: ResponseStream, blockSize: Int) throws -> OpaquePointer {
+        let retained = Unmanaged.passRetained(stream)
+        let response: OpaquePointer
+        do {
+            response = try mhdCall("MHD_create_response_from_callback") {
+                MHD_create_response_from_callback(CMicroHTTPD_SIZE_UNKNOWN, max(256, blockSize),
+                                                  streamReaderCallback, retained.toOpaque(), streamFreeCallback)
+            }
+        } catch {
+            retained.release()
+            throw error
+        }
+        do {
+            try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_close_delimited(response) }
+        } catch {
+            destroy(response)  // frees the stream's reference through the free callback
+            throw error
+        }
+        return response
+    }
+
+    /// Drops this reference to a response (libmicrohttpd keeps one per connection it is queued on).
+    /// The corresponding C function is `MHD_destroy_response`.
+    static func destroy(_ response: OpaquePointer) { MHD_destroy_response(response) }
 
     /// Adds every header field to a response.
     /// The corresponding C function is `MHD_add_response_header`.
@@ -92,7 +120,7 @@ public final class PreparedResponse: @unchecked Sendable {
         do {
             try MHDResponse.addHeaders(headers, to: pointer)
         } catch {
-            MHD_destroy_response(pointer)
+            MHDResponse.destroy(pointer)
             throw error
         }
         self.pointer = pointer
@@ -101,7 +129,7 @@ public final class PreparedResponse: @unchecked Sendable {
         self.bytes = bytes
     }
 
-    deinit { MHD_destroy_response(pointer) }
+    deinit { MHDResponse.destroy(pointer) }
 }
 
 extension Response {

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 
 extension HTTPServer {
     /// Body bytes past the cap read and thrown away before the connection is simply closed.
@@ -12,15 +11,16 @@ extension HTTPServer {
     /// drop; a smaller declared body over the cap is read, dropped and answered 413. Body pieces are
     /// collected up to the cap; past it they are discarded and the answer is 413 when the body
     /// ends (0.9.75 refuses a response queued mid-body).
-    func handle(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>,
-                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+    /// - Returns: false to close the connection.
+    func handle(connection: MHDConnection, state: RequestState, method: UnsafePointer<CChar>,
+                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> Bool {
         if !state.sawHeaders {
             state.sawHeaders = true
-            if let violation = FramingViolation(connection: connection, kind: .HEADER_KIND) {
+            if let violation = FramingViolation(code: connection.header(FramingViolation.field)) {
                 return answer(violation, connection: connection, state: state, method: method)
             }
-            if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
-                let length = UInt64(String(cString: declared)) ?? 0
+            if let declared = connection.header("Content-Length") {
+                let length = UInt64(declared) ?? 0
                 if length > UInt64(configuration.maxBodyBytes) {
                     // A client waiting for "100 Continue" has sent no body: answer now. One that
                     // is sending it would meet a reset if the connection closed with its body
@@ -30,45 +30,42 @@ extension HTTPServer {
                         return answerTooLarge(connection: connection, state: state, method: method)
                     }
                     state.bodyTooLarge = true
-                    return .YES
+                    return true
                 }
                 // Reserve a little, not what was declared: idle clients must not pin memory.
                 state.body.reserveCapacity(Int(min(length, 64 * 1024)))
             }
-            return .YES
+            return true
         }
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
-            if state.responded { return .YES }
+            if state.responded { return true }
             if state.bodyTooLarge {
                 // libmicrohttpd 0.9.75 cannot queue a response while a body is arriving: discard
                 // the rest and answer 413 at its end, unless it goes on far past the cap.
                 state.discarded += size
-                return state.discarded > Self.discardLimit ? .NO : .YES
+                return state.discarded <= Self.discardLimit
             }
             if state.body.count + size > configuration.maxBodyBytes {
                 state.bodyTooLarge = true
                 state.discarded = state.body.count + size
                 state.body = []
-                return .YES
+                return true
             }
             if let uploadData {
                 state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             }
-            return .YES
+            return true
         }
-        if state.responded { return .YES }
-        if let violation = FramingViolation(connection: connection, kind: .FOOTER_KIND) {
+        if state.responded { return true }
+        if let violation = FramingViolation(code: connection.trailer(FramingViolation.field)) {
             return answer(violation, connection: connection, state: state, method: method)
         }
         if state.bodyTooLarge { return answerTooLarge(connection: connection, state: state, method: method) }
 
         let methodName = HTTPMethod(String(cString: method))
-        var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, headerIteratorCallback, pointer)
-        }
+        let headers = connection.headers()
         let response: Response
         do {
             guard state.targetIsUTF8 else {
@@ -86,14 +83,12 @@ extension HTTPServer {
     }
 
     /// True when the request asks for "100 Continue" before sending its body.
-    ///
-    /// The corresponding C function is `MHD_lookup_connection_value`.
-    private static func expectsContinue(_ connection: OpaquePointer) -> Bool {
-        guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
-        return String(cString: expect).lowercased().contains("100-continue")
+    private static func expectsContinue(_ connection: MHDConnection) -> Bool {
+        guard let expect = connection.header("Expect") else { return false }
+        return expect.lowercased().contains("100-continue")
     }
 
-    private func answerTooLarge(connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>) -> MHD_Result {
+    private func answerTooLarge(connection: MHDConnection, state: RequestState, method: UnsafePointer<CChar>) -> Bool {
         let error = HTTPError(.contentTooLarge, "The request body exceeds the limit of \(configuration.maxBodyBytes) bytes.",
                               headers: ["Connection": "close"])
         return queue(error.response, connection: connection, state: state, method: String(cString: method))
@@ -101,64 +96,48 @@ extension HTTPServer {
 
     /// Answers a request the framing guard refused (at once, so libmicrohttpd reads no body and
     /// closes the connection after the answer).
-    private func answer(_ violation: FramingViolation, connection: OpaquePointer, state: RequestState,
-                        method: UnsafePointer<CChar>) -> MHD_Result {
+    private func answer(_ violation: FramingViolation, connection: MHDConnection, state: RequestState,
+                        method: UnsafePointer<CChar>) -> Bool {
         state.framingViolation = true
         return queue(violation.error.response, connection: connection, state: state, method: String(cString: method))
     }
 
     /// Hands a response to libmicrohttpd; on failure the connection is closed.
-    private func queue(_ response: Response, connection: OpaquePointer, state: RequestState, method: String) -> MHD_Result {
+    private func queue(_ response: Response, connection: MHDConnection, state: RequestState, method: String) -> Bool {
         state.responded = true
         do {
             let stream = try queueOrThrow(response, connection: connection, isHead: method == "HEAD")
             record(status: response.status.code, state: state, method: method)
             if let (stream, setup) = stream { startStream(stream, setup: setup) }
-            return .YES
+            return true
         } catch {
             Log.error("cannot send the response to \(method) \(loggedTarget(state)): \(error)")
-            return .NO
+            return false
         }
     }
 
     /// Queues the response; a stream's setup runs after (never for `HEAD`, which gets the
     /// stream's header fields alone).
-    private func queueOrThrow(_ response: Response, connection: OpaquePointer, isHead: Bool) throws -> (ResponseStream, StreamSetup)? {
+    private func queueOrThrow(_ response: Response, connection: MHDConnection, isHead: Bool) throws -> (ResponseStream, StreamSetup)? {
         let mhdResponse: OpaquePointer
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {
         case .bytes(let bytes):
             mhdResponse = try MHDResponse.fromBytes(bytes)
         case .prepared(let prepared):
-            try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(prepared.status.code), prepared.pointer) }
+            try connection.queue(prepared.pointer, status: prepared.status.code)
             return nil
         case .stream where isHead:
             mhdResponse = try MHDResponse.headOfStream()
         case .stream(let setup):
             let created = ResponseStream(heartbeat: setup.heartbeat)
-            let retained = Unmanaged.passRetained(created)
-            do {
-                mhdResponse = try mhdCall("MHD_create_response_from_callback") {
-                    MHD_create_response_from_callback(CMicroHTTPD_SIZE_UNKNOWN, max(256, setup.blockSize),
-                                                      streamReaderCallback, retained.toOpaque(), streamFreeCallback)
-                }
-            } catch {
-                retained.release()
-                throw error
-            }
-            do {
-                try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_close_delimited(mhdResponse) }
-            } catch {
-                MHD_destroy_response(mhdResponse)
-                retained.release()
-                throw error
-            }
+            mhdResponse = try MHDResponse.stream(created, blockSize: setup.blockSize)
             stream = (created, setup)
         }
-        defer { MHD_destroy_response(mhdResponse) }
+        defer { MHDResponse.destroy(mhdResponse) }
         try MHDResponse.addHeaders(response.headers, to: mhdResponse)
         if let (created, _) = stream {
-            created.attach(to: MHDConnection(pointer: connection), owner: streamSockets.withLock { $0 })
+            created.attach(to: connection, owner: streamSockets.withLock { $0 })
             metrics.streamOpened()
             streams.add(created)
             created.onTermination { [self, created] in
@@ -166,7 +145,7 @@ extension HTTPServer {
                 metrics.streamClosed()
             }
         }
-        try mhdCall("MHD_queue_response") { MHD_queue_response(connection, UInt32(response.status.code), mhdResponse) }
+        try connection.queue(mhdResponse, status: response.status.code)
         return stream
     }
 

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -30,8 +29,8 @@ public final class HTTPServer: Sendable {
     private let daemon = Mutex<Daemon?>(nil)
 
     /// The running libmicrohttpd daemon and the guard in front of it.
-    struct Daemon: @unchecked Sendable {
-        let pointer: OpaquePointer
+    struct Daemon: Sendable {
+        let mhd: MHDDaemon
         let port: Int
         let framingGuard: FramingGuard
     }
@@ -54,16 +53,8 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts serving on background threads.
     /// - Throws: `MHDError` when the address cannot be bound (port in use, no permission).
-    ///
-    /// The corresponding C function is `MHD_start_daemon` (through `CMicroHTTPD_start_daemon`).
     public func start() throws {
         let connectionLimit = min(configuration.connectionLimit, Self.fileDescriptorLimit() - 64)
-        // TURBO: a connection's close is a plain `close`, never a `shutdown`, so that a stream
-        // that detached keeps its socket working (`ResponseStream`); suspend and resume free a
-        // detached stream's connection at once (`MHDConnection.releaseAfterReader`).
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
-        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let framingGuard = try FramingGuard(configuration: configuration, connectionsPerAddress: connectionsPerAddress,
                                             connectionLimit: max(16, connectionLimit)) { [metrics, configuration] result in
             metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
@@ -73,29 +64,14 @@ public final class HTTPServer: Sendable {
         }
         let sockets = try mhdCall("epoll_create1") { StreamSockets(framingGuard: framingGuard) }
         streamSockets.withLock { $0 = sockets }
-        let (acceptPolicy, acceptPolicyArgument) = framingGuard.acceptPolicy
         let unmanagedSelf = Unmanaged.passRetained(self)
-        let pointer = address.storage.withUnsafeBytes { sockaddrBytes -> OpaquePointer? in
-            let options: [MHD_OptionItem] = [
-                CMicroHTTPD_option_logger(mhdLogCallback, nil),
-                framingGuard.option,
-                CMicroHTTPD_option_sock_addr(sockaddrBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self)),
-                CMicroHTTPD_option_uint(.THREAD_POOL_SIZE, UInt32(max(1, configuration.threadCount))),
-                CMicroHTTPD_option_uint(.CONNECTION_LIMIT, UInt32(max(16, connectionLimit))),
-                CMicroHTTPD_option_uint(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeoutSeconds)),
-                CMicroHTTPD_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
-                CMicroHTTPD_option_uri_log(uriLogCallback, unmanagedSelf.toOpaque()),
-                CMicroHTTPD_option_unescape(keepEscapesCallback, nil),
-                CMicroHTTPD_option_notify_completed(requestCompletedCallback, unmanagedSelf.toOpaque()),
-                CMicroHTTPD_option_end(),
-            ]
-            return CMicroHTTPD_start_daemon(flags, UInt16(address.port), acceptPolicy, acceptPolicyArgument,
-                                            accessHandlerCallback, unmanagedSelf.toOpaque(), options)
-        }
         do {
-            let started = try mhdCall("MHD_start_daemon") { pointer }
-            let port = Int(CMicroHTTPD_daemon_bind_port(started))
-            daemon.withLock { $0 = Daemon(pointer: started, port: port, framingGuard: framingGuard) }
+            let settings = MHDDaemon.Settings(
+                address: address, threadCount: configuration.threadCount, connectionLimit: max(16, connectionLimit),
+                connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                connectionMemoryLimit: configuration.connectionMemoryLimit)
+            let started = try MHDDaemon.start(settings, framingGuard: framingGuard, server: unmanagedSelf.toOpaque())
+            daemon.withLock { $0 = Daemon(mhd: started, port: started.boundPort, framingGuard: framingGuard) }
         } catch {
             unmanagedSelf.release()
             streamSockets.withLock { $0 = nil }
@@ -107,8 +83,6 @@ public final class HTTPServer: Sendable {
     }
 
     /// The port being served (the real one when configured with 0), or 0 before `start`.
-    ///
-    /// The corresponding C function is `MHD_get_daemon_info` (through `CMicroHTTPD_daemon_bind_port`).
     public var port: Int { daemon.withLock { $0?.port ?? 0 } }
 
     /// The base URL being served, e.g. "http://127.0.0.1:8080/".
@@ -121,15 +95,13 @@ public final class HTTPServer: Sendable {
     ///
     /// Streams are finished first (what their sockets take now is sent), then the daemon stops,
     /// then detached streams still open (a client not reading) are closed.
-    ///
-    /// The corresponding C function is `MHD_stop_daemon`.
     public func shutdown() {
         guard let running = daemon.withLock({ current -> Daemon? in defer { current = nil }; return current }) else {
             return
         }
         streams.closeAll()
         running.framingGuard.stopSweeping()
-        MHD_stop_daemon(running.pointer)
+        running.mhd.stop()
         if let sockets = streamSockets.withLock({ current -> StreamSockets? in defer { current = nil }; return current }) {
             sockets.cancelAll()
             sockets.stop()

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,12 +23,12 @@ extension ResponseStream {
     /// connection hands over up to `max` queued bytes per call, then end-of-stream.
     func read(into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
         locked { state in
-            if state.cancelled { return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR }
-            if state.finished && state.queue.isEmpty { return CMicroHTTPD_CONTENT_READER_END_OF_STREAM }
+            if state.cancelled { return ContentReader.endWithError }
+            if state.finished && state.queue.isEmpty { return ContentReader.endOfStream }
             guard let owner = state.owner, let connection = state.connection, state.socket >= 0, !state.detached else {
                 // Not bound to a connection (tests read it this way): hands over what is queued.
                 if !state.queue.isEmpty { return state.queue.copy(into: buffer, max: max) }
-                return CMicroHTTPD_CONTENT_READER_END_OF_STREAM
+                return ContentReader.endOfStream
             }
             let result = Self.detach(&state, self, owner: owner)
             if state.detached { connection.releaseAfterReader() }
@@ -37,31 +36,29 @@ extension ResponseStream {
         }
     }
 
-    /// See `read`. Each C function is wrapped in `CMicroHTTPD`: `fcntl(F_DUPFD_CLOEXEC)`,
-    /// `setsockopt(TCP_NODELAY)` (which also pushes out a head libmicrohttpd sent with
-    /// `MSG_MORE`), and the guard's hand-over of the connection's count.
+    /// See `read`. `TCP_NODELAY` also pushes out a head libmicrohttpd sent with `MSG_MORE`.
     private static func detach(_ state: inout State, _ stream: ResponseStream, owner: StreamSockets) -> Int {
-        let own = CMicroHTTPD_socket_duplicate(state.socket)
+        let own = StreamSocketCalls.duplicate(state.socket)
         guard own >= 0 else {
             state.cancelled = true
             state.queue.removeAll()
-            return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR
+            return ContentReader.endWithError
         }
-        _ = CMicroHTTPD_socket_set_nodelay(own)
+        StreamSocketCalls.setNoDelay(own)
         let count = owner.takeCount(ofSocket: state.socket)
         guard let watch = owner.watch(stream, socket: own, count: count) else {
             owner.release(count)
             _ = Glibc.close(own)
             state.cancelled = true
             state.queue.removeAll()
-            return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR
+            return ContentReader.endWithError
         }
         state.socket = own
         state.connection = nil
         state.detached = true
         state.watch = watch
         flush(&state)
-        return CMicroHTTPD_CONTENT_READER_END_OF_STREAM
+        return ContentReader.endOfStream
     }
 
     /// Sends queued bytes as far as the socket takes them (the socket thread calls it when the

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -162,7 +161,7 @@ public final class ResponseStream: Sendable {
     /// there). 0 means the client has everything.
     public var unsentByteCount: Int {
         state.withLock { state in
-            let inKernel = state.socket >= 0 ? max(0, Int(CMicroHTTPD_socket_unsent_bytes(state.socket))) : 0
+            let inKernel = state.socket >= 0 ? StreamSocketCalls.unacknowledgedBytes(state.socket) : 0
             return state.queue.count + inKernel
         }
     }

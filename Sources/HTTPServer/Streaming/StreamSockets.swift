@@ -11,7 +11,7 @@ final class StreamSockets: Sendable {
     /// One detached stream's registration.
     struct Watch: @unchecked Sendable {
         let token: UInt64
-        /// Its count in the connection caps (a `CMicroHTTPD_AddressCount`), or nil.
+        /// Its count in the connection caps (`FramingGuard.detach`), or nil.
         let count: OpaquePointer?
     }
 
