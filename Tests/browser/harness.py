@@ -1,9 +1,9 @@
-"""Browser test harness for Public/list.js: a fixture server, a headless Chromium, a tiny runner.
+"""Browser test harness for Public/list.js: a fixture server, the real one, a headless Chromium, a runner.
 
-The tests talk to the server only through FixtureServer's methods (add_list, page_url,
-requests, fail_next, set_delay, wait_stream, Stream.send/drop, on_stream/on_more hooks), so a
-class with the same methods that drives the real list-server can replace it later.
-Run a test file directly with Debian's /usr/bin/python3 (docs/CLIENT.md).
+The tests talk to the fixture server only through FixtureServer's methods (add_list, page_url,
+requests, fail_next, set_delay, wait_stream, Stream.send/drop, on_stream/on_more hooks).
+The real list-server, checks and waits come from the one harness, Tests/testkit.py.
+Run a test file directly with Debian's /usr/bin/python3 (docs/CLIENT.md, Tests/README.md).
 """
 import html
 import json
@@ -12,10 +12,13 @@ import queue
 import sys
 import threading
 import time
-import traceback
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import testkit  # noqa: E402  the one harness: the real server, checks, waits
+from testkit import Checks, check, equal, wait_until  # noqa: E402,F401  (re-exported for the tests)
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "Public"
@@ -282,13 +285,14 @@ class FixtureServer:
             self.delays[prefix] = seconds
 
     def wait_stream(self, index, timeout=5):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
+        """The `index`th stream (from 0) once the client opened it."""
+        def opened():
             with self.lock:
-                if len(self.streams) > index:
-                    return self.streams[index]
-            time.sleep(0.01)
-        raise AssertionError(f"stream #{index} never opened ({len(self.streams)} opened)")
+                return self.streams[index] if len(self.streams) > index else None
+        stream = wait_until(opened, timeout, 0.01)
+        if stream is None:
+            raise AssertionError(f"stream #{index} never opened ({len(self.streams)} opened)")
+        return stream
 
     # -- serving ---------------------------------------------------------------------------
 
@@ -424,70 +428,25 @@ class FixtureServer:
 # The real list-server (end-to-end tests)
 
 
-def server_binary():
-    """LIST_SERVER_BIN, else the package's debug build; None when neither is executable."""
-    path = os.environ.get("LIST_SERVER_BIN") or str(ROOT / ".build" / "debug" / "list-server")
-    return path if os.access(path, os.X_OK) else None
+class RealListServer(testkit.Server):
+    """The real binary serving Public/ (testkit.Server: port 0, in-memory store, stderr kept in
+    `log_lines()`); writes go through `curl` (subprocess), with `Authorization: Bearer TOKEN`
+    when a token is given. `start()` starts it (the runner does)."""
 
-
-class RealListServer:
-    """The real binary on port 0 with an in-memory store; writes go through `curl` (subprocess).
-
-    `quiet=False` keeps the request log (one stderr line per request), read by a thread into
-    `log_lines()` so the pipe never fills.
-    """
-
-    def __init__(self, demo=True, quiet=True, flags=()):
-        self.args = [server_binary(), "--port", "0", "--db", ":memory:", "--public", str(PUBLIC)]
-        self.args += ["--demo"] if demo else []
-        self.args += ["--quiet"] if quiet else []
-        self.args += list(flags)
-        self.lines, self.base = [], None
-        self.ready = threading.Event()
-
-    def start(self):
-        import re
-        import subprocess
-        self.process = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-
-        def read():
-            for line in self.process.stderr:
-                match = re.search(r"ready at (http://\S+?)/?$", line.strip())
-                if match and not self.base:
-                    self.base = match.group(1)
-                    self.ready.set()
-                with self_lock:
-                    self.lines.append(line.rstrip("\n"))
-            self.ready.set()
-
-        self_lock = self.lock = threading.Lock()
-        threading.Thread(target=read, daemon=True).start()
-        if not self.ready.wait(60) or not self.base:
-            raise RuntimeError("list-server did not start: " + " | ".join(self.lines[-5:]))
-        return self
-
-    def stop(self):
-        import signal
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(10)
+    def __init__(self, demo=True, quiet=True, flags=(), token=None):
+        self.token = token
+        super().__init__(*flags, demo=demo, quiet=quiet, public=PUBLIC, start=False,
+                         headers={"Authorization": f"Bearer {token}"} if token else None)
 
     def reset(self):
         pass
-
-    def log_lines(self):
-        with self.lock:
-            return list(self.lines)
-
-    def url(self, path):
-        return self.base + path
-
-    def page_url(self, list_id):
-        return f"{self.base}/lists/{urllib.parse.quote(list_id)}"
 
     def curl(self, method, path, body=None, ctype="application/json"):
         """Runs `curl`; returns (status, headers with lower-case names, body text). Raises on 5xx."""
         import subprocess
         args = ["curl", "-sS", "-X", method, "-D", "-", "-H", "Accept: application/json", "--max-time", "10"]
+        if self.token:
+            args += ["-H", f"Authorization: Bearer {self.token}"]
         data = None
         if body is not None:
             data = (body if isinstance(body, str) else json.dumps(body)).encode()
@@ -597,14 +556,19 @@ class Browser:
         return self.driver.execute_script(script, *args)
 
     def wait(self, script, timeout=5, what="condition", *args):
-        deadline = time.time() + timeout
-        last = None
-        while time.time() < deadline:
-            last = self.js(script, *args)
-            if last:
-                return last
-            time.sleep(0.02)
-        raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+        """Runs `script` until it returns something true (returned); fails after `timeout` s."""
+        last = wait_until(lambda: self.js(script, *args), timeout, 0.02)
+        if not last:
+            raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+        return last
+
+    def wait_version(self, version, timeout=5, updated=True):
+        """Waits until the table shows `version` (`data-version`) and, with `updated`, a
+        `list:updated` event said so (the DOM sync for it finished)."""
+        self.wait("return document.querySelector('table.list').dataset.version === String(arguments[0])"
+                  " && (!arguments[1] || window.__events.some(e => e.type === 'list:updated'"
+                  " && e.detail.version === String(arguments[0])))",
+                  timeout, f"version {version}", version, updated)
 
     def events(self, *types, raw=False):
         """The recorded list:* events as {type, detail} (raw: also `animating`, the count of
@@ -635,43 +599,32 @@ class Browser:
 
 
 # ------------------------------------------------------------------------------------------
-# A tiny runner: every test gets the shared server and browser
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def equal(actual, expected, what):
-    if actual != expected:
-        raise AssertionError(f"{what}:\n  actual:   {actual!r}\n  expected: {expected!r}")
+# The runner: every test gets the shared server and browser; one ok/FAIL line per test
 
 
 def run(tests, server_factory=None):
+    """Runs test functions `test(server, browser)` (only those named on the command line, if any)
+    on one server and one browser; a test passes when it returns and left no script error, CSP
+    violation or console message on the page. Exits with the summary's status."""
+    checks = Checks(Path(sys.argv[0]).stem)
+    only = sys.argv[1:]
     server = (server_factory or FixtureServer)().start()
     browser = Browser()
-    passed = failed = 0
-    only = sys.argv[1:]
+
+    def one(test):
+        server.reset()
+        browser.console()  # start each test with an empty console
+        test(server, browser)
+        errors = browser.js("return window.__errors || []")
+        check(not errors, f"script errors or CSP violations on the page: {errors}")
+        console = browser.console()
+        check(not console, f"the console is not empty on the pages this test opened: {console}")
+
     try:
         for test in tests:
             if only and test.__name__ not in only:
                 continue
-            server.reset()
-            browser.console()  # start each test with an empty console
-            started = time.time()
-            try:
-                test(server, browser)
-                errors = browser.js("return window.__errors || []")
-                check(not errors, f"script errors or CSP violations on the page: {errors}")
-                console = browser.console()
-                check(not console, f"the console is not empty on the pages this test opened: {console}")
-                passed += 1
-                print(f"ok   {test.__name__} ({time.time() - started:.2f}s)", flush=True)
-            except Exception:
-                failed += 1
-                print(f"FAIL {test.__name__}", flush=True)
-                traceback.print_exc()
+            if not checks.test(test.__name__, one, test):
                 try:
                     print("  shot:", browser.shot("fail-" + test.__name__))
                 except Exception:
@@ -679,5 +632,4 @@ def run(tests, server_factory=None):
     finally:
         browser.quit()
         server.stop()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(checks.summary())

@@ -7,7 +7,7 @@ for test in Tests/browser/test_*.py; do
     echo "== $test"
     out=$(/usr/bin/python3 "$test" 2>&1) || status=1
     printf '%s\n' "$out"
-    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    line=$(printf '%s\n' "$out" | grep -E '^([^ ]+: )?[0-9]+ passed, [0-9]+ failed$' | tail -n 1 | sed 's/^[^ ]*: //')
     if [ -z "$line" ]; then
         echo "   (no summary line: counted as one failure)"
         failed=$((failed + 1)); status=1; continue

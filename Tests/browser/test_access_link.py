@@ -12,41 +12,16 @@ package's debug build); writes go through `curl` with the token.
 import json
 import os
 import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RealListServer, check, equal, run  # noqa: E402
+from harness import RealListServer, check, equal, run, wait_until  # noqa: E402
 
 CONFIG = {"reconnectBase": 100, "retryBase": 50, "animationMs": 60}
 TOKEN = "browser-" + os.urandom(12).hex()
 TITLE = "Private plans"
 KEYS_JS = "return Array.from(document.querySelectorAll('table.list tr[data-row]'), (r) => r.dataset.row)"
-
-
-class PrivateServer(RealListServer):
-    """The real server with `--private` and a token; `curl` sends the token."""
-
-    def __init__(self):
-        super().__init__(demo=False, quiet=False)
-        self.args += ["--private", "--token", TOKEN]
-
-    def curl(self, method, path, body=None, ctype="application/json"):
-        args = ["curl", "-sS", "-X", method, "-D", "-", "-H", "Accept: application/json", "-H", f"Authorization: Bearer {TOKEN}",
-                "--max-time", "10"]
-        data = None
-        if body is not None:
-            data = (body if isinstance(body, str) else json.dumps(body)).encode()
-            args += ["-H", f"Content-Type: {ctype}", "--data-binary", "@-"]
-        out = subprocess.run(args + [self.url(path)], input=data, capture_output=True, timeout=15, check=True).stdout
-        head, _, text = out.decode().partition("\r\n\r\n")
-        status = int(head.split("\r\n")[0].split()[1])
-        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in head.split("\r\n")[1:])}
-        if status >= 500:
-            raise AssertionError(f"{method} {path}: {status} {text}")
-        return status, headers, text
 
 
 def row(key, name, n):
@@ -68,21 +43,13 @@ def view_link(server):
 
 def scroll_to_end(browser, budget=60):
     """Jumps to the bottom until the pagination body is gone."""
-    deadline = time.time() + budget
-    while time.time() < deadline:
-        if browser.js("""window.scrollTo(0, document.documentElement.scrollHeight);
-                         return !document.querySelector('table.list > tbody.pagination')"""):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"the end was not reached in {budget} s ({len(browser.js(KEYS_JS))} rows)")
+    if not wait_until(lambda: browser.js("""window.scrollTo(0, document.documentElement.scrollHeight);
+                                          return !document.querySelector('table.list > tbody.pagination')"""), budget):
+        raise AssertionError(f"the end was not reached in {budget} s ({len(browser.js(KEYS_JS))} rows)")
 
 
 def wait_keys(browser, expected, what):
-    deadline = time.time() + 5
-    while time.time() < deadline:
-        if browser.js(KEYS_JS) == expected:
-            return
-        time.sleep(0.02)
+    wait_until(lambda: browser.js(KEYS_JS) == expected, 5, 0.02)
     equal(browser.js(KEYS_JS), expected, what)
 
 
@@ -139,4 +106,5 @@ def test_an_altered_or_missing_key_shows_nothing(server, browser):
 
 
 if __name__ == "__main__":
-    run([test_a_view_link_opens_tails_and_goes_live, test_an_altered_or_missing_key_shows_nothing], PrivateServer)
+    run([test_a_view_link_opens_tails_and_goes_live, test_an_altered_or_missing_key_shows_nothing],
+        lambda: RealListServer(demo=False, quiet=False, flags=["--private", "--token", TOKEN], token=TOKEN))

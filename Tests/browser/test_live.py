@@ -37,14 +37,8 @@ def open_live(server, browser, fixture, limit=50, reduced=True, reset=True, conf
         return None, copy.deepcopy(doc)
     stream = server.wait_stream(0)
     if reset:
-        wait_version(browser, version)
+        browser.wait_version(version)
     return stream, copy.deepcopy(doc)
-
-
-def wait_version(browser, version, timeout=5):
-    browser.wait("return document.querySelector('table.list').dataset.version === String(arguments[0])"
-                 " && window.__events.some(e => e.type === 'list:updated' && e.detail.version === String(arguments[0]))",
-                 timeout, f"version {version}", version)
 
 
 def same_as_fresh_render(browser, list_id, doc, what):
@@ -59,7 +53,7 @@ def send_all(stream, browser, doc, events, first_id):
         stream.send("patch", ops, version)
         if counts:
             doc = jsonpatch.apply_patch(doc, ops)
-        wait_version(browser, version)
+        browser.wait_version(version)
         version += 1
     return doc, version - 1
 
@@ -102,7 +96,7 @@ def test_reset_then_patches_give_the_fresh_render(server, browser):
     changed = copy.deepcopy(doc)
     changed["sections"][0]["rows"][0] = row("r0", "Row 0 (reset)")
     stream.send("reset", {"version": 6, "subscription": "s", "doc": changed}, 6)
-    wait_version(browser, 6)
+    browser.wait_version(6)
     same_as_fresh_render(browser, "live", changed, "after the reset")
     final, last = send_all(stream, browser, changed, patch_script(fixture), 7)
     same_as_fresh_render(browser, "live", final, "after the patches")
@@ -145,7 +139,7 @@ def test_collapsed_section_stays_collapsed_through_updates(server, browser):
            {"op": "replace", "path": "/sections/1/rows/2/html", "value": row("r5", "changed")["html"]},
            {"op": "replace", "path": "/sections/2/header", "value": fixture.header_html(fixture.sections[2])}]
     stream.send("patch", ops, 6)
-    wait_version(browser, 6)
+    browser.wait_version(6)
     state = browser.js("""const b = (k) => document.querySelector(`tbody[data-section="${k}"]`);
         return [b('s1').querySelector('button').getAttribute('aria-expanded'), b('s1').classList.contains('collapsed'),
                 b('s1').querySelector('th').textContent, b('s2').querySelector('button').getAttribute('aria-expanded'),
@@ -168,7 +162,7 @@ def test_patch_that_does_not_apply_asks_for_a_reset(server, browser):
     fresh = copy.deepcopy(doc)
     fresh["sections"][2]["rows"].insert(0, row("z", "After reset"))
     second.send("reset", {"version": 9, "subscription": "s2", "doc": fresh}, 9)
-    wait_version(browser, 9)
+    browser.wait_version(9)
     same_as_fresh_render(browser, "live", fresh, "the reset after a failed patch")
 
 
@@ -177,13 +171,13 @@ def test_reconnect_after_a_dropped_stream_resumes_from_the_last_id(server, brows
     stream, doc = open_live(server, browser, fixture)
     stream.send("patch", [{"op": "add", "path": "/sections/0/rows/-", "value": row("a1")}], 6)
     stream.send("patch", [{"op": "add", "path": "/sections/0/rows/-", "value": row("a2")}], 7)
-    wait_version(browser, 7)
+    browser.wait_version(7)
     server.on_stream = None  # the server can resume: no reset
     stream.drop()
     second = server.wait_stream(1)
     equal(second.query.get("since"), "7", "resumes after the last event id")
     second.send("patch", [{"op": "remove", "path": "/sections/0/rows/0"}], 8)
-    wait_version(browser, 8)
+    browser.wait_version(8)
     expected = jsonpatch.apply_patch(doc, [{"op": "add", "path": "/sections/0/rows/-", "value": row("a1")},
                                            {"op": "add", "path": "/sections/0/rows/-", "value": row("a2")},
                                            {"op": "remove", "path": "/sections/0/rows/0"}])
@@ -218,11 +212,11 @@ def test_escaped_payloads_stay_inert(server, browser):
            {"op": "replace", "path": "/sections/0/header", "value": fixture.header_html({"header": payload})},
            {"op": "replace", "path": "/title", "value": payload}]
     stream.send("patch", ops, 6)
-    wait_version(browser, 6)
+    browser.wait_version(6)
     # Even markup the server failed to escape stays inert: template parsing and the CSP.
     raw = {"key": "raw", "html": f'<tr data-row="raw"><td>{payload}</td><td><img src="x" onerror="window.__pwned=5"></td></tr>'}
     stream.send("patch", [{"op": "add", "path": "/sections/0/rows/-", "value": raw}], 7)
-    wait_version(browser, 7)
+    browser.wait_version(7)
     browser.js("return new Promise(r => setTimeout(r, 200))")
     equal(browser.pwned(), None, "window.__pwned")
     errors = browser.js("const e = window.__errors; window.__errors = []; return e")
@@ -247,7 +241,7 @@ def test_odd_keys_reconcile_by_key(server, browser):
     ops = [{"op": "move", "from": "/sections/0/rows/0", "path": "/sections/0/rows/-"},
            {"op": "replace", "path": "/sections/0/rows/0/html", "value": FixtureList.row_html({"key": 'q"uote', "name": "changed", "n": 9})}]
     stream.send("patch", ops, 6)
-    wait_version(browser, 6)
+    browser.wait_version(6)
     equal(browser.events("list:updated")[-1]["detail"], {"version": "6", "added": 0, "removed": 0}, "nothing added or removed")
     keys = browser.js("return [...document.querySelectorAll('tr[data-row]')].map(r => r.dataset.row)")
     equal(keys, ['q"uote', "sp ace", "~1/", "ünï", "\ufffdnul"], "keys in the new order (NUL reads back as U+FFFD)")
@@ -287,7 +281,7 @@ def test_resumed_stream_without_subscription_loads_by_get_then_resubscribes(serv
     browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     second = server.wait_stream(1)
     equal(second.query, {"view": "html", "until": "k100"}, "resubscribed with the new window and no since")
-    wait_version(browser, 5)
+    browser.wait_version(5)
     equal([r["query"]["after"] for r in server.requests("GET", "/lists/resume/rows")], ["k50"], "one GET page")
     same_as_fresh_render(browser, "resume", fixture.view_doc(100), "rows after the reset")
 
@@ -332,7 +326,7 @@ def test_last_get_page_cursor_header_keeps_the_window_exact(server, browser):
     browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     second = server.wait_stream(1)
     equal(second.query, {"view": "html", "until": "k80"}, "until the cursor the List-Cursor header gave")
-    wait_version(browser, 5)
+    browser.wait_version(5)
     same_as_fresh_render(browser, "tail", fixture.view_doc(80), "every row")
 
 
@@ -368,7 +362,7 @@ def test_scroll_stays_anchored_when_rows_change_above(server, browser):
         ops = [{"op": "add", "path": "/sections/0/rows/0", "value": row(f"top{i}")} for i in range(3)]
         ops += [{"op": "remove", "path": "/sections/0/rows/50"}, {"op": "move", "from": "/sections/1/rows/0", "path": "/sections/0/rows/5"}]
         stream.send("patch", ops, 6)
-        wait_version(browser, 6)
+        browser.wait_version(6)
         browser.settle()
         after = browser.js(top, "r120")
         check(abs(after - before) < 1, f"anchor row moved from {before} to {after} (reduced motion: {reduced})")

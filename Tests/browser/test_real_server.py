@@ -1,70 +1,17 @@
 #!/usr/bin/python3
 """The client against the real list-server (end to end): tail loading and live updates.
 
-Uses LIST_SERVER_BIN, else the package's debug build; when neither exists it says so and runs
-nothing. Each file run starts one server on port 0 with an in-memory store.
+Uses LIST_SERVER_BIN, else the package's debug build (Tests/testkit.py; a missing binary fails
+the file). Each file run starts one server on port 0 with an in-memory store.
 """
-import json
-import os
-import re
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import PUBLIC, ROOT, SNAPSHOT_JS, check, equal, run  # noqa: E402
+from harness import SNAPSHOT_JS, RealListServer, check, equal, run  # noqa: E402
 
 CONFIG = {"reconnectBase": 100, "retryBase": 50, "animationMs": 60}
-
-
-def server_binary():
-    path = os.environ.get("LIST_SERVER_BIN") or str(ROOT / ".build" / "debug" / "list-server")
-    return path if os.access(path, os.X_OK) else None
-
-
-class RealServer:
-    """The real server with the few methods these tests use."""
-
-    def start(self):
-        self.process = subprocess.Popen(
-            [server_binary(), "--port", "0", "--db", ":memory:", "--public", str(PUBLIC)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            line = self.process.stderr.readline()
-            match = re.search(r"ready at (http://\S+?)/?$", line.strip())
-            if match:
-                self.base = match.group(1)
-                return self
-            if not line and self.process.poll() is not None:
-                break
-        raise RuntimeError("list-server did not start")
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(10)
-
-    def reset(self):
-        pass
-
-    def request(self, method, path, body=None, ctype="application/json"):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Content-Type": ctype, "Accept": "application/json"})
-        with urllib.request.urlopen(req, timeout=10) as response:
-            return response.status, response.headers.get("ETag")
-
-    def put_list(self, list_id, doc):
-        return self.request("PUT", f"/lists/{list_id}", doc)
-
-    def patch_list(self, list_id, ops):
-        return self.request("PATCH", f"/lists/{list_id}", ops, "application/json-patch+json")
-
-    def page_url(self, list_id):
-        return f"{self.base}/lists/{list_id}"
+PATCH = "application/json-patch+json"
 
 
 def document(sizes, title="Real", collapsible=False):
@@ -80,15 +27,6 @@ def document(sizes, title="Real", collapsible=False):
             "sections": sections}
 
 
-def version_of(etag):
-    return etag.strip('"')
-
-
-def wait_version(browser, version, timeout=5):
-    browser.wait("return document.querySelector('table.list').dataset.version === arguments[0]", timeout,
-                 f"version {version}", version)
-
-
 def same_as_fresh_page(browser, what):
     browser.settle()
     fresh = browser.js("""return fetch(location.href, {cache: 'no-store'}).then(r => r.text())
@@ -99,7 +37,7 @@ def same_as_fresh_page(browser, what):
 
 
 def test_tail_loading_reaches_every_row_once(server, browser):
-    server.put_list("long", document([120, 3, 177]))
+    server.write("PUT", "/lists/long", document([120, 3, 177]))
     browser.open(server.page_url("long"), CONFIG)
     browser.wait("""window.scrollTo(0, document.documentElement.scrollHeight);
                     return !document.querySelector('table.list > tbody.pagination')""", 20, "the end of the list")
@@ -116,7 +54,7 @@ def test_tail_loading_reaches_every_row_once(server, browser):
 
 
 def test_live_patch_matches_a_fresh_page(server, browser):
-    _, etag = server.put_list("live", document([4, 4, 4]))
+    version = server.write("PUT", "/lists/live", document([4, 4, 4]))
     browser.open(server.page_url("live"), CONFIG, reduced_motion=True)
     browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 5, "the stream")
     ops = [{"op": "add", "path": "/sections/0/rows/0", "value": {"key": "new", "cells": {"name": "New", "n": 99}}},
@@ -124,39 +62,39 @@ def test_live_patch_matches_a_fresh_page(server, browser):
            {"op": "move", "from": "/sections/2/rows/0", "path": "/sections/0/rows/2"},
            {"op": "replace", "path": "/sections/1/header", "value": "Renamed"},
            {"op": "replace", "path": "/sections/2/rows/0/cells/name", "value": "Changed"}]
-    _, etag = server.patch_list("live", ops)
-    wait_version(browser, version_of(etag))
+    version = server.write("PATCH", "/lists/live", ops, PATCH)
+    browser.wait_version(version, updated=False)
     same_as_fresh_page(browser, "after a PATCH")
-    _, etag = server.patch_list("live", [{"op": "move", "from": "/sections/2", "path": "/sections/0"},
-                                         {"op": "remove", "path": "/sections/1"}])
-    wait_version(browser, version_of(etag))
+    version = server.write("PATCH", "/lists/live", [{"op": "move", "from": "/sections/2", "path": "/sections/0"},
+                                         {"op": "remove", "path": "/sections/1"}], PATCH)
+    browser.wait_version(version, updated=False)
     same_as_fresh_page(browser, "after section moves")
     browser.shot("real-live")
 
 
 def test_collapsed_section_survives_a_write(server, browser):
-    server.put_list("fold", document([3, 3], collapsible=True))
+    server.write("PUT", "/lists/fold", document([3, 3], collapsible=True))
     browser.open(server.page_url("fold"), CONFIG)
     browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 5, "the stream")
     browser.js("document.querySelector('tbody[data-section=\"s1\"] button.section-toggle').click()")
-    _, etag = server.patch_list("fold", [{"op": "replace", "path": "/sections/1/header", "value": "Folded"},
-                                         {"op": "add", "path": "/sections/1/rows/0", "value": {"key": "x", "cells": {"name": "X"}}}])
-    wait_version(browser, version_of(etag))
+    version = server.write("PATCH", "/lists/fold", [{"op": "replace", "path": "/sections/1/header", "value": "Folded"},
+                                         {"op": "add", "path": "/sections/1/rows/0", "value": {"key": "x", "cells": {"name": "X"}}}], PATCH)
+    browser.wait_version(version, updated=False)
     equal(browser.js("""const b = document.querySelector('tbody[data-section="s1"]');
         return [b.querySelector('button').textContent, b.querySelector('button').getAttribute('aria-expanded'),
                 getComputedStyle(b.querySelector('tr[data-row="x"]')).display]"""), ["Folded", "false", "none"], "still collapsed")
 
 
 def test_rows_added_above_keep_the_view_still(server, browser):
-    server.put_list("anchor", document([100, 100]))
+    server.write("PUT", "/lists/anchor", document([100, 100]))
     browser.open(server.page_url("anchor") + "?limit=200", CONFIG)
     browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 5, "the stream")
     browser.js("document.querySelector('tr[data-row=\"r150\"]').scrollIntoView()")
     top = "return document.querySelector('tr[data-row=\"r150\"]').getBoundingClientRect().top"
     before = browser.js(top)
     rows = [{"op": "add", "path": "/sections/0/rows/0", "value": {"key": f"n{i}", "cells": {"name": f"New {i}"}}} for i in range(3)]
-    _, etag = server.patch_list("anchor", rows + [{"op": "remove", "path": "/sections/1/rows/10"}])
-    wait_version(browser, version_of(etag))
+    version = server.write("PATCH", "/lists/anchor", rows + [{"op": "remove", "path": "/sections/1/rows/10"}], PATCH)
+    browser.wait_version(version, updated=False)
     browser.settle()
     after = browser.js(top)
     check(abs(after - before) < 1, f"r150 moved on screen from {before} to {after}")
@@ -165,22 +103,18 @@ def test_rows_added_above_keep_the_view_still(server, browser):
 
 
 def test_deleted_list(server, browser):
-    server.put_list("gone", document([3]))
+    server.write("PUT", "/lists/gone", document([3]))
     browser.open(server.page_url("gone"), CONFIG)
     browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 5, "the stream")
-    server.request("DELETE", "/lists/gone")
+    server.write("DELETE", "/lists/gone")
     browser.wait("return window.__events.some(e => e.type === 'list:deleted')", 5, "list:deleted")
 
 
 if __name__ == "__main__":
-    if not server_binary():
-        print("list-server is not built (swift build), so nothing ran")
-        print("0 passed, 0 failed")
-        sys.exit(0)
     run([
         test_tail_loading_reaches_every_row_once,
         test_live_patch_matches_a_fresh_page,
         test_collapsed_section_survives_a_write,
         test_rows_added_above_keep_the_view_still,
         test_deleted_list,
-    ], RealServer)
+    ], lambda: RealListServer(demo=False, quiet=False))

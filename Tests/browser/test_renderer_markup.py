@@ -1,11 +1,10 @@
 #!/usr/bin/python3
 """The client on the HTML renderer's own snapshots (Tests/HTMLRendererTests/Snapshots)."""
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import ROOT, check, equal, run  # noqa: E402
+from harness import ROOT, check, equal, run, wait_until  # noqa: E402
 
 SNAPSHOTS = ROOT / "Tests" / "HTMLRendererTests" / "Snapshots"
 QUIET = {"live": False, "retries": 0, "retryBase": 10}
@@ -87,9 +86,8 @@ def test_first_page_then_the_continued_fragment(server, browser):
     events = browser.events("list:paginationstarted", "list:paginationended")
     equal(events[:2], [{"type": "list:paginationstarted", "detail": {"section": 1, "row": 0}},
                        {"type": "list:paginationended", "detail": {"section": 1, "row": 1}}], "events")
-    deadline = time.time() + 5  # the pagination row stays in view, so the next page is asked for too
-    while len(server.requests("GET", "/lists/numbered/rows")) < 2 and time.time() < deadline:
-        time.sleep(0.02)
+    # The pagination row stays in view, so the next page is asked for too.
+    wait_until(lambda: len(server.requests("GET", "/lists/numbered/rows")) >= 2, 5, 0.02)
     equal([r["query"] for r in server.requests("GET", "/lists/numbered/rows")][:2],
           [{"after": "b2s", "limit": "4"}, {"after": "c3", "limit": "4"}], "cursors and the page size from the link")
     equal(browser.js("return window.__errors"), [], "no errors")

@@ -11,7 +11,6 @@ import json
 import os
 import random
 import subprocess
-import time
 
 import livetest
 
@@ -54,6 +53,22 @@ def instances(url, count, *flags):
     return [livetest.Server(*flags, db=url) for _ in range(count)]
 
 
+def run_on_cluster(checks, tests, count=3):
+    """Runs (description, function(servers, postgres)) pairs on `count` instances of one fresh
+    PostgreSQL, stops them all after, and exits with the summary's status."""
+    postgres = Postgres()
+    servers = []
+    try:
+        servers = instances(postgres.url, count)
+        for description, function in tests:
+            checks.run(description, function, servers, postgres)
+    finally:
+        for server in servers:
+            server.stop()
+        postgres.destroy()
+    raise SystemExit(checks.summary())
+
+
 def request(server, method, path, body=None, headers=None, timeout=20):
     """One request on a new connection: (status, lowercased headers, body bytes). Raises OSError
     when the instance cannot be reached (or does not answer within `timeout`)."""
@@ -80,16 +95,6 @@ def document(server, list_id):
     if status != 200:
         raise RuntimeError(f"GET /lists/{list_id}: {status} {body[:200]!r}")
     return livetest.etag_version(headers), json.loads(body)
-
-
-def wait_for(predicate, timeout=30, interval=0.05):
-    """Polls `predicate` until it is true; returns whether it became true in time."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()
 
 
 def subscribe(server, list_id, view="json", query="", last_event_id=None):

@@ -149,3 +149,35 @@ etag_now() {
 
 # body_now PATH: the JSON body GET PATH answers with, without touching STATUS, BODY or HEADERS.
 body_now() { curl -s --path-as-is -H 'Accept: application/json' "$BASE_URL$1"; }
+
+# readme_transcript HEADING: splits the console blocks of the README's "## HEADING" section into
+# $TEST_TMP/cmd-N (a `$ ` command with its continuation lines: a trailing backslash or an open
+# single quote), expected-N (its output) and background-N (present when it opens /events).
+readme_transcript() {
+    /usr/bin/python3 - "$LIST_SERVER_ROOT/README.md" "$TEST_TMP" "$1" <<'PY'
+import sys
+readme, out, heading = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+section = readme.split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
+count = 0
+for block in (part.split("```", 1)[0] for part in section.split("```console\n")[1:]):
+    lines, i = block.split("\n"), 0
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            i += 1
+            continue
+        command = [lines[i][2:]]
+        i += 1
+        while (command[-1].endswith("\\") or "\n".join(command).count("'") % 2) and i < len(lines):
+            command.append(lines[i])
+            i += 1
+        output = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            output.append(lines[i])
+            i += 1
+        count += 1
+        open(f"{out}/cmd-{count}", "w").write("\n".join(command) + "\n")
+        open(f"{out}/expected-{count}", "w").write("\n".join(output).rstrip("\n") + "\n")
+        if "/events" in command[0]:
+            open(f"{out}/background-{count}", "w").write("")
+PY
+}

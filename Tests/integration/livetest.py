@@ -1,9 +1,8 @@
 """Shared helpers for the live-update and tail-loading integration tests (test_live_*.py,
-test_pages_walk.py): a list-server on port 0, an HTTP client, an SSE client with a reader
-thread, random documents and writes, and a small check/summary recorder.
+test_pages_walk.py): an SSE client with a reader thread, its live document, random documents
+and writes. The server, checks and waits come from the one harness, Tests/testkit.py.
 
-Standard library only (plus Debian's python3-jsonpatch in the tests themselves). The server
-binary is $LIST_SERVER_BIN, else `.build/debug/list-server` at the package root.
+Standard library only (plus Debian's python3-jsonpatch in the tests themselves).
 """
 
 import copy
@@ -11,232 +10,16 @@ import http.client
 import json
 import os
 import queue
-import random
-import re
 import socket
-import subprocess
 import sys
 import threading
 import time
-import traceback
 import urllib.parse
 
-PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-# MARK: - Checks
-
-
-class Checks:
-    """Records named checks; `summary()` prints `N passed, N failed` and returns the exit status."""
-
-    def __init__(self, name):
-        self.name = name
-        self.passed = 0
-        self.failed = 0
-        self.skipped = []
-        self.failures = []
-
-    def check(self, description, condition, detail=""):
-        if condition:
-            self.passed += 1
-            print(f"ok   {description}", flush=True)
-        else:
-            self.failed += 1
-            print(f"FAIL {description}", flush=True)
-            if detail:
-                print(f"     {str(detail)[:2000]}", flush=True)
-            self.failures.append(f"FAIL {description}" + (f"\n     {str(detail)[:600]}" if detail else ""))
-        return bool(condition)
-
-    def equal(self, description, got, expected):
-        if got == expected:
-            return self.check(description, True)
-        return self.check(description, False, f"expected {short(expected)}\n     got      {short(got)}"
-                          + f"\n     first difference: {first_difference(got, expected)}")
-
-    def known_bug(self, description, condition, detail=""):
-        """A check that fails because of a reported server bug: a SKIP line saying KNOWN BUG while
-        it fails (the suite stays green), a pass once the bug is fixed."""
-        if condition:
-            return self.check(description, True)
-        self.skip(description, f"KNOWN BUG: {detail}")
-        return False
-
-    def skip(self, description, reason):
-        self.skipped.append(description)
-        print(f"SKIP {description}: {reason}", flush=True)
-
-    def run(self, description, function, *args):
-        """Runs one test function; an exception counts as a failure of it."""
-        print(f"--- {description}", flush=True)
-        started = time.monotonic()
-        try:
-            function(*args)
-        except Exception:
-            self.check(f"{description} ran without an exception", False, traceback.format_exc())
-        print(f"--- {description}: {time.monotonic() - started:.1f} s", flush=True)
-
-    def summary(self):
-        extra = f", {len(self.skipped)} skipped" if self.skipped else ""
-        if self.failures:
-            print("Failures (repeated):")
-            for failure in self.failures[-8:]:
-                print(failure)
-        print(f"{self.name}: {self.passed} passed, {self.failed} failed{extra}", flush=True)
-        return 0 if self.failed == 0 and self.passed > 0 else 1
-
-
-def short(value, limit=600):
-    text = json.dumps(value, ensure_ascii=False, sort_keys=False) if not isinstance(value, str) else value
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} chars)"
-
-
-def first_difference(a, b, path=""):
-    """The JSON Pointer of the first place where two JSON values differ, with both values."""
-    if type(a) != type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
-        return f"{path or '/'}: {short(a, 200)} vs {short(b, 200)}"
-    if isinstance(a, dict):
-        for key in list(a.keys()) + [k for k in b.keys() if k not in a]:
-            if key not in a or key not in b:
-                return f"{path}/{key}: present only in {'first' if key in a else 'second'}"
-            found = first_difference(a[key], b[key], f"{path}/{key}")
-            if found:
-                return found
-        return None
-    if isinstance(a, list):
-        for index, (x, y) in enumerate(zip(a, b)):
-            found = first_difference(x, y, f"{path}/{index}")
-            if found:
-                return found
-        if len(a) != len(b):
-            return f"{path}: lengths {len(a)} vs {len(b)}"
-        return None
-    return None if a == b else f"{path or '/'}: {short(a, 200)} vs {short(b, 200)}"
-
-
-# MARK: - Server
-
-
-def server_binary():
-    binary = os.environ.get("LIST_SERVER_BIN")
-    if binary:
-        return binary
-    return os.path.join(PACKAGE_ROOT, ".build", "debug", "list-server")
-
-
-class Server:
-    """A list-server on port 0 with an in-memory store, stopped by `stop()` (or `with`).
-    `quiet=False` keeps the request log (in `self.log` with every other line)."""
-
-    def __init__(self, *flags, db=":memory:", quiet=True):
-        self.process = subprocess.Popen(
-            [server_binary(), "--port", "0", "--db", db, *(["--quiet"] if quiet else []), *flags],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.log = []
-        ready = queue.Queue()
-
-        def drain():
-            for raw in self.process.stderr:
-                line = raw.decode("utf-8", "replace").rstrip("\n")
-                self.log.append(line)
-                match = re.search(r"ready at (http://[^ ]+?)/?$", line)
-                if match:
-                    ready.put(match.group(1))
-            ready.put(None)
-
-        threading.Thread(target=drain, daemon=True).start()
-        try:
-            base = ready.get(timeout=20)
-        except queue.Empty:
-            base = None
-        if not base:
-            self.stop()
-            raise RuntimeError("the server did not print its ready line:\n" + "\n".join(self.log[-20:]))
-        self.base = base
-        parsed = urllib.parse.urlsplit(base)
-        self.host, self.port = parsed.hostname, parsed.port
-        self.local = threading.local()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def alive(self):
-        return self.process.poll() is None
-
-    # HTTP
-
-    def connection(self):
-        conn = getattr(self.local, "conn", None)
-        if conn is None:
-            conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
-            self.local.conn = conn
-        return conn
-
-    def request(self, method, path, body=None, headers=None, content_type=None):
-        """One request on this thread's keep-alive connection: (status, headers, body bytes).
-        Header names are lowercased. A `dict`/`list` body is sent as JSON."""
-        headers = dict(headers or {})
-        if isinstance(body, (dict, list)):
-            body = json.dumps(body, ensure_ascii=False).encode()
-            headers.setdefault("Content-Type", content_type or "application/json")
-        elif isinstance(body, str):
-            body = body.encode()
-            if content_type:
-                headers.setdefault("Content-Type", content_type)
-        elif content_type:
-            headers.setdefault("Content-Type", content_type)
-        for attempt in range(2):
-            conn = self.connection()
-            try:
-                conn.request(method, path, body=body, headers=headers)
-                response = conn.getresponse()
-                data = response.read()
-                result_headers = {name.lower(): value for name, value in response.getheaders()}
-                if result_headers.get("connection", "").lower() == "close":
-                    conn.close()
-                    self.local.conn = None
-                return response.status, result_headers, data
-            except (http.client.HTTPException, ConnectionError, socket.timeout):
-                conn.close()
-                self.local.conn = None
-                if attempt == 1:
-                    raise
-
-    def get_list(self, list_id):
-        """(version, document) from GET /lists/{id} as JSON; (None, None) on 404."""
-        status, headers, body = self.request("GET", f"/lists/{list_id}", headers={"Accept": "application/json"})
-        if status == 404:
-            return None, None
-        if status != 200:
-            raise RuntimeError(f"GET /lists/{list_id}: {status} {body[:300]!r}")
-        return etag_version(headers), json.loads(body)
-
-    def put_list(self, list_id, document):
-        status, headers, body = self.request("PUT", f"/lists/{list_id}", document)
-        if status not in (200, 201):
-            raise RuntimeError(f"PUT /lists/{list_id}: {status} {body[:300]!r}")
-        return etag_version(headers)
-
-
-def etag_version(headers):
-    tag = headers.get("etag")
-    if tag is None:
-        return None
-    match = re.fullmatch(r'(?:W/)?"(\d+)(?:[-;][^"]*)?"', tag.strip())
-    return int(match.group(1)) if match else None
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The one harness (Tests/testkit.py); re-exported here for the tests that import livetest.
+from testkit import (PACKAGE_ROOT, Checks, Server, etag_version, first_difference,  # noqa: E402,F401
+                     server_binary, short, wait_until)
 
 
 def quote(key):
@@ -459,8 +242,15 @@ class LiveDoc:
 
     def wait_version(self, version, timeout=20):
         """Applies events until the document is at `version` (or later); True when reached."""
+        return self._apply_until(lambda: self.version is not None and self.version >= version, timeout)
+
+    def wait_until(self, predicate, timeout=20):
+        """Applies events until `predicate(doc)` holds; True when it did in time."""
+        return self._apply_until(lambda: self.doc is not None and predicate(self.doc), timeout)
+
+    def _apply_until(self, condition, timeout):
         deadline = time.monotonic() + timeout
-        while self.version is None or self.version < version:
+        while not condition():
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
@@ -470,17 +260,63 @@ class LiveDoc:
                 return False
         return True
 
-    def wait_until(self, predicate, timeout=20):
-        deadline = time.monotonic() + timeout
-        while not (self.doc is not None and predicate(self.doc)):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            try:
-                self.apply(self.stream.next(remaining))
-            except (TimeoutError, StreamClosed):
-                return False
-        return True
+
+def window_query(doc):
+    """The query naming `doc`'s window: `until=` its cursor, else `limit=0` (no rows)."""
+    until = doc.get("until")
+    return f"until={until}" if until is not None else "limit=0"
+
+
+class Windows:
+    """Subscriptions to windows of one list in one view (`json` or `html`)."""
+
+    def __init__(self, list_id, view):
+        self.list_id = list_id
+        self.view = view
+
+    def subscribe(self, server, query, headers=None):
+        """A LiveDoc on `/lists/ID/events?view=VIEW&QUERY` (ids not strict: a `more` patch carries
+        the current version again)."""
+        path = f"/lists/{self.list_id}/events?view={self.view}&{query}"
+        return LiveDoc(EventStream(server, path, headers=headers), strict_ids=False)
+
+    def fresh(self, server, doc, timeout=10):
+        """The reset document of a new subscription with the same window as `doc`, or None."""
+        live = self.subscribe(server, window_query(doc))
+        ok = live.wait_until(lambda _: True, timeout=timeout)
+        live.stream.close()
+        return live.doc if ok else None
+
+    def subscriber(self, server, name, query):
+        return WindowSubscriber(self.subscribe(server, query), name, query)
+
+    def grow(self, server, subscriber, limit, problems, step):
+        """POST …/more and wait for the rows to arrive in the stream; returns the answer (None
+        when not 202). What goes wrong is appended to `problems`, named by `step`."""
+        live = subscriber.live
+        status, _, body = server.request(
+            "POST", f"/lists/{self.list_id}/subscriptions/{live.subscription}/more?limit={limit}")
+        if status != 202:
+            problems.append(f"step {step}: more for {subscriber.name} answered {status} {body[:200]!r}")
+            return None
+        answer = json.loads(body)
+        if self.view == "html" and "state" in server.get_list(self.list_id)[1]:
+            return answer  # the view shows the status, not rows; the window still grew
+        if not live.wait_until(lambda doc: len(row_keys(doc)) == answer["rows"] and doc["more"] == answer["more"],
+                               timeout=10):
+            problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
+                            f"(has {len(row_keys(live.doc))}, more={live.doc['more']})")
+        return answer
+
+
+class WindowSubscriber:
+    """A named subscription to a window, waited on until its first document arrived."""
+
+    def __init__(self, live, name, query):
+        self.name = name
+        self.query = query
+        self.live = live
+        self.live.wait_until(lambda doc: True, timeout=10)
 
 
 def first_events(stream, count=2, timeout=20):
@@ -839,6 +675,4 @@ def view_row_keys(view):
 
 def main(checks, tests):
     """Runs (description, function) pairs and exits with the summary's status."""
-    for description, function in tests:
-        checks.run(description, function)
-    sys.exit(checks.summary())
+    checks.main(tests)

@@ -5,37 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 start_server --demo
 
-# Split the console blocks of "## Try it" into $TEST_TMP/cmd-N (command), expected-N (its
-# output) and background-N (present for a stream command).
-/usr/bin/python3 - "$LIST_SERVER_ROOT/README.md" "$TEST_TMP" <<'EOF'
-import sys
-readme, out = open(sys.argv[1]).read(), sys.argv[2]
-section = readme.split("## Try it", 1)[1].split("\n## ", 1)[0]
-blocks = [part.split("```", 1)[0] for part in section.split("```console\n")[1:]]
-count = 0
-for block in blocks:
-    lines = block.split("\n")
-    i = 0
-    while i < len(lines):
-        if not lines[i].startswith("$ "):
-            i += 1
-            continue
-        command = [lines[i][2:]]
-        i += 1
-        while (command[-1].endswith("\\") or "\n".join(command).count("'") % 2) and i < len(lines):
-            command.append(lines[i])
-            i += 1
-        output = []
-        while i < len(lines) and not lines[i].startswith("$ "):
-            output.append(lines[i])
-            i += 1
-        count += 1
-        open(f"{out}/cmd-{count}", "w").write("\n".join(command) + "\n")
-        open(f"{out}/expected-{count}", "w").write("\n".join(output).rstrip("\n") + "\n")
-        if "/events" in command[0]:
-            open(f"{out}/background-{count}", "w").write("")
-
-EOF
+readme_transcript "Try it"
 
 # normalised FILE: the file with the README's address, Date headers and subscription ids made comparable.
 normalised() {

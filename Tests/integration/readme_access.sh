@@ -4,30 +4,7 @@
 # curl command and compares the output (view-link keys and expiry times aside).
 source "$(dirname "$0")/lib.sh"
 
-/usr/bin/python3 - "$LIST_SERVER_ROOT/README.md" "$TEST_TMP" <<'PY'
-import sys
-readme, out = open(sys.argv[1]).read(), sys.argv[2]
-section = readme.split("## Sharing and access", 1)[1].split("\n## ", 1)[0]
-count = 0
-for block in (part.split("```", 1)[0] for part in section.split("```console\n")[1:]):
-    lines, i = block.split("\n"), 0
-    while i < len(lines):
-        if not lines[i].startswith("$ "):
-            i += 1
-            continue
-        command = [lines[i][2:]]
-        i += 1
-        while command[-1].endswith("\\") and i < len(lines):
-            command.append(lines[i])
-            i += 1
-        output = []
-        while i < len(lines) and not lines[i].startswith("$ "):
-            output.append(lines[i])
-            i += 1
-        count += 1
-        open(f"{out}/cmd-{count}", "w").write("\n".join(command) + "\n")
-        open(f"{out}/expected-{count}", "w").write("\n".join(output).rstrip("\n") + "\n")
-PY
+readme_transcript "Sharing and access"
 
 check "the section starts with cat tokens.txt" eq "$(cat "$TEST_TMP/cmd-1")" "cat tokens.txt"
 check "then scripts/run with flags" contains "$(cat "$TEST_TMP/cmd-2")" "scripts/run "

@@ -29,7 +29,7 @@ import time
 import urllib.parse
 
 import livetest
-from livetest import Checks, EventStream, Server
+from livetest import Checks, EventStream, Server, wait_until
 
 checks = Checks("test_access")
 TMP = tempfile.mkdtemp(prefix="list-access-")
@@ -433,13 +433,9 @@ def test_secret_kept_in_store():
 
 
 def wait_log(server, text, timeout=10):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        lines = [line for line in server.log if text in line]
-        if lines:
-            return lines[-1]
-        time.sleep(0.05)
-    return None
+    """The last log line holding `text`, once there is one (None after `timeout` s)."""
+    lines = wait_until(lambda: [line for line in server.log_lines() if text in line], timeout)
+    return lines[-1] if lines else None
 
 
 def test_reload():

@@ -11,13 +11,14 @@ import threading
 
 import clusterlib
 import livetest
-from clusterlib import document, request, subscribe, wait_for
+from clusterlib import document, request, subscribe
+from testkit import wait_until
 
 checks = livetest.Checks("cluster")
 SEED = 1111
 
 
-def test_made_on_one_served_by_all(servers):
+def test_made_on_one_served_by_all(servers, _postgres):
     gen = livetest.Generator(random.Random(SEED), prefix="m")
     made = gen.document(sections=3, rows=30)
     status, headers, _ = request(servers[0], "PUT", "/lists/made", made)
@@ -65,7 +66,7 @@ def writer(server, name, rng, answers, count):
         answers.append((kind, status, livetest.etag_version(headers), body[:200]))
 
 
-def test_concurrent_writes_converge(servers):
+def test_concurrent_writes_converge(servers, _postgres):
     sections = [{"key": key, "header": key.upper(), "rows": [{"key": f"{key}0", "cells": {"name": key}}]}
                 for key in ("a", "b", "c")]
     base = {"title": "Shared", "columns": [{"key": "name"}, {"key": "pop", "kind": "number"}], "sections": sections}
@@ -93,7 +94,7 @@ def test_concurrent_writes_converge(servers):
     checks.equal("every accepted write got its own version, consecutive from 2", sorted(accepted),
                  list(range(2, 2 + len(accepted))))
     final = 1 + len(accepted)
-    reached = wait_for(lambda: all(document(server, "shared")[0] == final for server in servers), timeout=20)
+    reached = wait_until(lambda: all(document(server, "shared")[0] == final for server in servers), timeout=20)
     checks.check("every instance reaches the last version by itself", reached,
                  [document(server, "shared")[0] for server in servers])
     finals = [document(server, "shared")[1] for server in servers]
@@ -112,7 +113,7 @@ def test_concurrent_writes_converge(servers):
         stream.close()
 
 
-def test_same_if_match_one_wins(servers):
+def test_same_if_match_one_wins(servers, _postgres):
     request(servers[0], "PUT", "/lists/race", {"title": "Race", "columns": [{"key": "name"}], "sections": []})
     outcomes = []
     for round in range(20):
@@ -140,21 +141,11 @@ def test_same_if_match_one_wins(servers):
 
 
 def main():
-    postgres = clusterlib.Postgres()
-    servers = []
-    try:
-        servers = clusterlib.instances(postgres.url, 3)
-        for description, function in [
-            ("a list made on one instance is served by the others", test_made_on_one_served_by_all),
-            ("concurrent writes on every instance converge", test_concurrent_writes_converge),
-            ("the same If-Match on two instances: one wins", test_same_if_match_one_wins),
-        ]:
-            checks.run(description, function, servers)
-    finally:
-        for server in servers:
-            server.stop()
-        postgres.destroy()
-    raise SystemExit(checks.summary())
+    clusterlib.run_on_cluster(checks, [
+        ("a list made on one instance is served by the others", test_made_on_one_served_by_all),
+        ("concurrent writes on every instance converge", test_concurrent_writes_converge),
+        ("the same If-Match on two instances: one wins", test_same_if_match_one_wins),
+    ])
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ import time
 
 import clusterlib
 import livetest
-from clusterlib import document, request, subscribe, wait_for
+from clusterlib import document, request, subscribe
+from testkit import wait_until
 
 checks = livetest.Checks("cluster failures")
 LIST = {"title": "Durable", "columns": [{"key": "name"}], "sections": [{"key": "s", "rows": []}]}
@@ -37,7 +38,8 @@ def appender(servers, start, name, acknowledged, stop):
             acknowledged.append((key, livetest.etag_version(headers)))
 
 
-def test_kill9(servers, url):
+def test_kill9(servers, postgres):
+    url = postgres.url
     request(servers[0], "PUT", "/lists/durable", LIST)
     victim = servers[2]
     stream, live = subscribe(victim, "durable", "json")
@@ -63,7 +65,7 @@ def test_kill9(servers, url):
     living = servers[:2]
     last = max(version for _, version in acknowledged)
     checks.check("writes were acknowledged after the kill", len(acknowledged) > 20, len(acknowledged))
-    reached = wait_for(lambda: all((document(server, "durable")[0] or 0) >= last for server in living), timeout=20)
+    reached = wait_until(lambda: all((document(server, "durable")[0] or 0) >= last for server in living), timeout=20)
     checks.check("both living instances reach the last acknowledged version", reached)
     version, final = document(servers[0], "durable")
     keys = {row["key"] for row in final["sections"][0]["rows"]}
@@ -91,7 +93,7 @@ def patch_title(server, title, timeout=20):
 
 def test_postgres_restart(servers, postgres):
     request(servers[0], "PUT", "/lists/outage", {"title": "Before", "columns": [{"key": "name"}], "sections": []})
-    checks.check("every instance holds the list", wait_for(lambda: all(document(s, "outage")[0] == 1 for s in servers)))
+    checks.check("every instance holds the list", wait_until(lambda: all(document(s, "outage")[0] == 1 for s in servers), timeout=30))
     subscribers = [subscribe(server, "outage", "json") for server in servers]
     postgres.stop()
     answers = []
@@ -109,15 +111,15 @@ def test_postgres_restart(servers, postgres):
     checks.check("reads serve what each instance holds",
                  all(document(server, "outage")[1]["title"] == "Before" for server in servers))
     checks.check("/healthz answers 503 on every instance",
-                 wait_for(lambda: all(request(s, "GET", "/healthz")[0] == 503 for s in servers), timeout=10))
+                 wait_until(lambda: all(request(s, "GET", "/healthz")[0] == 503 for s in servers), timeout=10))
     postgres.start()
-    recovered = wait_for(lambda: all(patch_title(s, "after")[0] == 200 for s in servers), timeout=60, interval=0.5)
+    recovered = wait_until(lambda: all(patch_title(s, "after")[0] == 200 for s in servers), timeout=60, interval=0.5)
     checks.check("once PostgreSQL is back, every instance takes writes again without a restart", recovered)
     checks.check("/healthz answers 200 again",
-                 wait_for(lambda: all(request(s, "GET", "/healthz")[0] == 200 for s in servers), timeout=20))
+                 wait_until(lambda: all(request(s, "GET", "/healthz")[0] == 200 for s in servers), timeout=20))
     version, final = document(servers[0], "outage")
     checks.check("every instance converges on the last version",
-                 wait_for(lambda: all(document(s, "outage") == (version, final) for s in servers), timeout=20))
+                 wait_until(lambda: all(document(s, "outage") == (version, final) for s in servers), timeout=20))
     for index, (stream, live) in enumerate(subscribers, start=1):
         checks.check(f"instance {index}'s subscriber reached it, patches replayed equal GET",
                      live.wait_version(version) and live.doc == final and not live.errors,
@@ -127,17 +129,10 @@ def test_postgres_restart(servers, postgres):
 
 
 def main():
-    postgres = clusterlib.Postgres()
-    servers = []
-    try:
-        servers = clusterlib.instances(postgres.url, 3)
-        checks.run("kill -9 of an instance in the middle of writes", test_kill9, servers, postgres.url)
-        checks.run("PostgreSQL stopped and started again", test_postgres_restart, servers, postgres)
-    finally:
-        for server in servers:
-            server.stop()
-        postgres.destroy()
-    raise SystemExit(checks.summary())
+    clusterlib.run_on_cluster(checks, [
+        ("kill -9 of an instance in the middle of writes", test_kill9),
+        ("PostgreSQL stopped and started again", test_postgres_restart),
+    ])
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ import time
 import urllib.parse
 
 import livetest
-from clusterlib import request, wait_for
+from clusterlib import request
+from testkit import wait_until
 
 checks = livetest.Checks("scripts/cluster")
 SCRIPT = os.path.join(livetest.PACKAGE_ROOT, "scripts", "cluster")
@@ -128,7 +129,7 @@ def main():
         checks.check("Ctrl-C stops scripts/cluster", status != "hung", status)
         if folder:
             # pg-cluster's watcher of its owner notices within a second that the script is gone.
-            wait_for(lambda: not processes_under(folder), timeout=10)
+            wait_until(lambda: not processes_under(folder), timeout=10)
             left = processes_under(folder)
             checks.check("no process it started is left (PostgreSQL, instances, nginx)", not left, left)
             checks.check("its folder is removed", not os.path.exists(folder), folder)

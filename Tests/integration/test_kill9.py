@@ -7,32 +7,15 @@ the version is at least the last acknowledged one. Repeats a few rounds on the s
 """
 import http.client
 import json
-import os
 import signal
 import sys
-import tempfile
 import threading
-import time
 
-import livetest  # starts servers (LIST_SERVER_BIN) on port 0
+from livetest import Checks, Server, wait_until  # the one harness (Tests/testkit.py)
+
 ROUNDS = 3
 WRITERS = 3
-passed = failed = 0
-
-
-def check(condition, message):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", message)
-
-
-def start(db):
-    """A server on the database file `db`: (its process, its port)."""
-    server = livetest.Server(db=db)
-    return server.process, server.port
+checks = Checks("test_kill9")
 
 
 def request(port, method, path, body=None, content_type="application/json", timeout=5):
@@ -60,10 +43,10 @@ def writer(port, name, acknowledged, stop):
             acknowledged.append((key, int(etag.strip('"'))))
 
 
-db = os.path.join(tempfile.mkdtemp(), "durable.sqlite")
-process, port = start(db)
+server = Server(db="temp")
+port = server.port
 status, _, _ = request(port, "PUT", "/lists/durable", {"title": "Durable", "sections": [{"key": "s"}]})
-check(status == 201, f"create: {status}")
+checks.check(f"create: {status}", status == 201)
 all_acknowledged = []
 for round_number in range(ROUNDS):
     acknowledged = []
@@ -72,30 +55,28 @@ for round_number in range(ROUNDS):
     for thread in threads:
         thread.start()
     # Kill once a good number of writes went through, so the kill lands mid-stream.
-    deadline = time.time() + 30
-    while len(acknowledged) < 150 and time.time() < deadline:
-        time.sleep(0.01)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    wait_until(lambda: len(acknowledged) >= 150, 30, 0.01)
+    server.stop(signal.SIGKILL)
     stop.set()
     for thread in threads:
         thread.join()
     all_acknowledged += acknowledged
-    check(len(acknowledged) >= 150, f"round {round_number}: only {len(acknowledged)} writes acknowledged before the kill")
+    checks.check(f"round {round_number}: {len(acknowledged)} writes acknowledged before the kill (150 or more)",
+                 len(acknowledged) >= 150)
 
-    process, port = start(db)
+    server = Server(db=server.db)
+    port = server.port
     status, etag, body = request(port, "GET", "/lists/durable")
-    check(status == 200, f"round {round_number}: GET after restart: {status}")
+    checks.check(f"round {round_number}: GET after restart: {status}", status == 200)
     document = json.loads(body)
     stored = {row["key"] for section in document["sections"] for row in section["rows"]}
     lost = [key for key, _ in all_acknowledged if key not in stored]
-    check(not lost, f"round {round_number}: {len(lost)} acknowledged rows lost, e.g. {lost[:5]}")
+    checks.check(f"round {round_number}: no acknowledged row lost", not lost, f"{len(lost)} lost, e.g. {lost[:5]}")
     newest = max(version for _, version in all_acknowledged)
-    check(int(etag.strip('"')) >= newest, f"round {round_number}: version {etag} is older than acknowledged version {newest}")
-    check(len(stored) == len(set(stored)), "no row appears twice")
+    checks.check(f"round {round_number}: version {etag} is not older than the acknowledged version {newest}",
+                 int(etag.strip('"')) >= newest)
+    checks.check("no row appears twice", len(stored) == len(set(stored)))
     print(f"round {round_number}: {len(acknowledged)} acknowledged writes, all {len(all_acknowledged)} present after kill -9, version {etag}")
 
-process.send_signal(signal.SIGTERM)
-check(process.wait(timeout=10) == 0, "clean exit at the end")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checks.check("clean exit at the end", server.stop(signal.SIGTERM, timeout=10) == 0)
+sys.exit(checks.summary())

@@ -16,39 +16,14 @@ import re
 import sys
 import threading
 
-from livetest import (Checks, EventStream, Generator, LiveDoc, Server, first_difference, main, row_keys, short,
-                      view_row_keys)
+from livetest import (Checks, EventStream, Generator, LiveDoc, Server, Windows, first_difference,
+                      main, row_keys, short, view_row_keys, window_query)
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261123
 checks = Checks("test_live_html")
 LIST = "live-html"
-
-
-def subscribe(server, query, headers=None):
-    stream = EventStream(server, f"/lists/{LIST}/events?view=html&{query}", headers=headers)
-    live = LiveDoc(stream, strict_ids=False)  # a `more` patch carries the current version again
-    return live
-
-
-def window_query(view):
-    until = view.get("until")
-    return f"until={until}" if until is not None else "limit=0"
-
-
-def fresh_view(server, view):
-    """The reset document of a new subscription with the same window as `view`."""
-    live = subscribe(server, window_query(view))
-    ok = live.wait_until(lambda doc: True, timeout=10)
-    live.stream.close()
-    return live.doc if ok else None
-
-
-class Subscriber:
-    def __init__(self, server, name, query):
-        self.name = name
-        self.query = query
-        self.live = subscribe(server, query)
-        self.live.wait_until(lambda doc: True, timeout=10)
+WINDOWS = Windows(LIST, "html")
+subscribe, fresh_view, Subscriber, grow = WINDOWS.subscribe, WINDOWS.fresh, WINDOWS.subscriber, WINDOWS.grow
 
 
 def check_prefix(subscriber, doc, problems, step):
@@ -106,23 +81,6 @@ def drive(server, gen, count, subscribers, label, more_every=0):
                  "\n     ".join(prefix[:5]))
     checks.check(f"{label}: every patched view equals a fresh subscription's reset with the same window", not fresh,
                  "\n     ".join(fresh[:5]))
-
-
-def grow(server, subscriber, limit, problems, step):
-    """POST …/more and wait for the rows to arrive in the stream. Returns the answer."""
-    live = subscriber.live
-    status, _, body = server.request("POST", f"/lists/{LIST}/subscriptions/{live.subscription}/more?limit={limit}")
-    if status != 202:
-        problems.append(f"step {step}: more for {subscriber.name} answered {status} {body[:200]!r}")
-        return None
-    answer = json.loads(body)
-    if "state" in server.get_list(LIST)[1]:
-        return answer  # the view shows the status, not rows; the window still grew
-    if not live.wait_until(lambda view: len(view_row_keys(view)) == answer["rows"] and view["more"] == answer["more"],
-                           timeout=10):
-        problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
-                        f"(has {len(view_row_keys(live.doc))}, more={live.doc['more']})")
-    return answer
 
 
 def check_counted_until(server):

@@ -14,34 +14,13 @@ import json
 import random
 import sys
 
-from livetest import Checks, EventStream, Generator, LiveDoc, Server, first_difference, main, row_keys
+from livetest import Checks, Generator, Server, Windows, first_difference, main, row_keys, window_query
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261124
 checks = Checks("test_live_json_window")
 LIST = "live-json-window"
-
-
-def subscribe(server, query, headers=None):
-    live = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=json&{query}", headers=headers), strict_ids=False)
-    return live
-
-
-def window_query(doc):
-    return f"until={doc['until']}" if doc.get("until") is not None else "limit=0"
-
-
-def fresh_doc(server, doc):
-    live = subscribe(server, window_query(doc))
-    ok = live.wait_until(lambda d: True, timeout=10)
-    live.stream.close()
-    return live.doc if ok else None
-
-
-class Subscriber:
-    def __init__(self, server, name, query):
-        self.name = name
-        self.live = subscribe(server, query)
-        self.live.wait_until(lambda doc: True, timeout=10)
+WINDOWS = Windows(LIST, "json")
+subscribe, fresh_doc, Subscriber, grow = WINDOWS.subscribe, WINDOWS.fresh, WINDOWS.subscriber, WINDOWS.grow
 
 
 def check_window(subscriber, doc, problems, step):
@@ -57,19 +36,6 @@ def check_window(subscriber, doc, problems, step):
     expected = {key: value for key, value in doc.items() if key != "sections"}
     if members != expected:
         problems.append(f"step {step}: {subscriber.name} list members differ: {first_difference(members, expected)}")
-
-
-def grow(server, subscriber, limit, problems, step):
-    live = subscriber.live
-    status, _, body = server.request("POST", f"/lists/{LIST}/subscriptions/{live.subscription}/more?limit={limit}")
-    if status != 202:
-        problems.append(f"step {step}: more for {subscriber.name} answered {status} {body[:200]!r}")
-        return None
-    answer = json.loads(body)
-    if not live.wait_until(lambda d: len(row_keys(d)) == answer["rows"] and d["more"] == answer["more"], timeout=10):
-        problems.append(f"step {step}: {subscriber.name} did not get the {answer} rows of more "
-                        f"(has {len(row_keys(live.doc))}, more={live.doc['more']})")
-    return answer
 
 
 def test_windows(server):

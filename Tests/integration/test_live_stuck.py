@@ -10,7 +10,7 @@ a normal subscriber go on meanwhile.
 
 import time
 
-from livetest import Checks, EventStream, LiveDoc, Server, main
+from livetest import Checks, EventStream, LiveDoc, Server, main, wait_until
 
 checks = Checks("test_live_stuck")
 LIST = "stuck"
@@ -52,9 +52,7 @@ def test_stuck_subscriber(server):
 
     # It is disconnected by the server's clock: within the timeout (plus the sweeper's tick and
     # the time the writes took), never at libmicrohttpd's 60 s idle timeout.
-    deadline = stale_since + TIMEOUT + 5
-    while open_streams(server) != 1 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_until(lambda: open_streams(server) == 1, stale_since + TIMEOUT + 5 - time.monotonic(), 0.1)
     dropped_after = time.monotonic() - stale_since
     checks.equal("the stuck subscriber's stream is closed by the server", open_streams(server), 1)
     checks.check(f"within the stale timeout ({TIMEOUT} s) plus a margin, not at the 60 s idle timeout",

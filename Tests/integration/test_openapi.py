@@ -6,20 +6,10 @@ import json
 import re
 import sys
 
-import livetest  # starts the server (LIST_SERVER_BIN) on port 0
-passed = failed = 0
+from livetest import Checks, Server  # the one harness (Tests/testkit.py)
 
-
-def check(condition, message):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", message)
-
-
-server = livetest.Server("--demo")
+checks = Checks("test_openapi")
+server = Server(demo=True)
 port = server.port
 
 
@@ -33,9 +23,9 @@ def call(method, path, body=None, headers=None):
 
 
 status, content_type, body = call("GET", "/openapi.json")
-check(status == 200 and content_type.startswith("application/json"), f"/openapi.json: {status} {content_type}")
+checks.check(f"/openapi.json: {status} {content_type}", status == 200 and content_type.startswith("application/json"))
 spec = json.loads(body)
-check(spec.get("openapi", "").startswith("3.1"), "OpenAPI 3.1")
+checks.check("OpenAPI 3.1", spec.get("openapi", "").startswith("3.1"))
 
 # Concrete values for the path parameters, valid on the demo lists where possible.
 values = {"id": "countries", "section": "eu-west", "row": "fr", "file": "list.css", "sub": "no-such-subscription"}
@@ -60,13 +50,12 @@ for path, method, operation in operations:
         headers["Content-Type"] = content_type
     status, answer_type, answer = call(method.upper(), target, body, headers)
     documented = set(operation["responses"].keys())
-    check(str(status) in documented, f"{method.upper()} {target}: {status} is not among the documented {sorted(documented)}")
+    checks.check(f"{method.upper()} {target}: {status} is among the documented {sorted(documented)}", str(status) in documented)
     if status in (404, 405):
         detail = json.loads(answer).get("detail", "") if answer else ""
         # The router's own 404 ("Nothing is served at …") and any 405 mean the route is missing.
-        check(not detail.startswith("Nothing is served") and status != 405, f"{method.upper()} {target}: the route does not exist: {detail}")
-    print(f"{method.upper():6} {target:50} {status}")
+        checks.check(f"{method.upper()} {target}: the route exists", not detail.startswith("Nothing is served") and status != 405,
+                     detail)
 
 server.stop()
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(checks.summary())

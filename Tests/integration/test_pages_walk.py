@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 
-from livetest import Checks, Server, main, quote, row_keys
+from livetest import Checks, Server, main, quote, row_keys, wait_until
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 20261124
 checks = Checks("test_pages_walk")
@@ -258,9 +258,7 @@ def check_walk(label, seen, statuses, writers):
 def paced(writers, per_page):
     """Before each next page, waits until the writers have made `per_page` more writes."""
     def between(number):
-        deadline = time.monotonic() + 10
-        while writers.writes < (number + 1) * per_page and time.monotonic() < deadline:
-            time.sleep(0.002)
+        wait_until(lambda: writers.writes >= (number + 1) * per_page, 10, 0.002)
     return between
 
 

@@ -28,7 +28,7 @@ import socket
 import threading
 import time
 
-from livetest import Checks, EventStream, Server, main
+from livetest import Checks, EventStream, Server, main, wait_until
 from rawhttp import connect, exchange, read_until_closed, request_bytes
 
 checks = Checks("test_slow_clients")
@@ -87,9 +87,7 @@ def test_slowloris(server):
             result = exchange(server.port, request_bytes("GET", "/healthz", [("Connection", "close")]), timeout=15)
             answered.append(result.first.status if result.first else None)
         checks.equal("a normal client is answered every time while 60 slow clients hang on 40 slots", answered, [200] * 8)
-        deadline = time.monotonic() + 15
-        while attack.cuts < 60 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        wait_until(lambda: attack.cuts >= 60, 15, 0.2)
         checks.check("the slow clients are cut (each at least once)", attack.cuts >= 60, f"{attack.cuts} cuts")
         checks.equal("no slow head was ever completed", attack.completed_heads, 0)
     finally:
