@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 @Suite struct ChunkedArrayTests {
     /// Random edits of every kind (set, insert, remove, replace a range, append one, append a
