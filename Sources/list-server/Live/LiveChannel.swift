@@ -69,7 +69,8 @@ final class LiveChannel: Sendable {
 
     init(listID: String, current: ListSnapshot) {
         self.listID = listID
-        state = Mutex(State(current: current))
+        // Idle from the start: a channel opened ahead of a subscriber that never came closes too.
+        state = Mutex(State(current: current, idleSince: monotonicNow()))
     }
 }
 

@@ -87,6 +87,13 @@ final class LiveHub: Sendable {
         }
     }
 
+    /// Opens `listID`'s channel ahead of a resuming subscriber, so that every version committed
+    /// from now on is kept (`recent`) until the subscriber has started. An opened channel with no
+    /// subscriber closes after `idleChannelSeconds` like any idle one.
+    func keepVersionsForResume(of listID: String) {
+        _ = channel(for: listID)
+    }
+
     /// Takes a channel out of the directory; called under the channel's lock as it closes.
     func remove(_ channel: LiveChannel) {
         directory.withLock { directory in
