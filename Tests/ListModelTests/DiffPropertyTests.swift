@@ -134,8 +134,3 @@ struct MinimalMoves {
         return best.max() ?? 0
     }
 }
-
-extension JSONValue {
-    /// The serialized text, for failure messages.
-    var serializedText: String { String(decoding: serialized(), as: UTF8.self) }
-}

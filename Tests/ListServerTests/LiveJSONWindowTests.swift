@@ -101,7 +101,7 @@ struct LiveJSONWindowTests {
         try harness.put("l", edits.document(sections: 2, rowsPerSection: 3...3))
         let whole = harness.subscribe("l", view: .json)
         try harness.pump(whole)
-        #expect(throws: HTTPError.self) {
+        #expect(throws: SubscriptionError.noWindow) {
             try harness.hub.extend(subscription: whole.subscription!, listID: "l", by: 2)
         }
     }

@@ -27,7 +27,7 @@ enum EventRoutes {
         if let since = subscribe.since, since > snapshot.version {
             // The client saw a newer version (on another instance): catch up first, so that the
             // stream never takes it back.
-            try APIError.mapping { try context.registry.catchUp(id: id) }
+            try context.registry.catchUp(id: id)
             guard let caughtUp = context.registry.snapshot(id: id) else {
                 throw HTTPError(.notFound, "There is no list \"\(id)\".")
             }
@@ -68,7 +68,7 @@ enum EventRoutes {
             }
             window = .limit(count)
         case (nil, let until?):
-            window = .until(try APIError.mapping { try Cursor(decoding: until) })
+            window = .until(try Cursor(decoding: until))
         case (nil, nil):
             window = .limit(PageQuery.defaultLimit)
         default:
