@@ -81,7 +81,7 @@ final class LiveHub: Sendable {
         directory.withLock { directory in
             if let channel = directory.channels[listID] { return channel }
             guard let snapshot = directory.lists[listID] else { return nil }
-            let channel = LiveChannel(listID: listID, current: snapshot)
+            let channel = LiveChannel(listID: listID, current: snapshot, openedAt: monotonicNanoseconds())
             directory.channels[listID] = channel
             return channel
         }
