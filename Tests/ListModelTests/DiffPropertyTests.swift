@@ -1,5 +1,6 @@
 import Testing
-@testable @_spi(Testing) import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// Random documents and random edit scripts: the patch must turn the old document into the
 /// new one, with the fewest moves, and never be larger than the new document.

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// `IndexedList.applying(_:)` against the whole-document path it replaces
 /// (`ListDocument(json: patch.apply(to: document.json))`): thousands of random patches of every

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// Row key → order key.
 func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow.dictionary }

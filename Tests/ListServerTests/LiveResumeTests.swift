@@ -1,6 +1,7 @@
 @testable import HTTPServer
 import HTMLRenderer
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Testing
 @testable import list_server
 

@@ -1,6 +1,7 @@
+import ListModel
+
 // Bulk mixed edits of large lists, for the diff benchmark (test utility; see RandomListEdits.swift).
 
-@_spi(Testing)
 extension RandomListEdits {
     /// The result of ``mixedEdits(_:deletes:inserts:moves:updates:)``.
     public struct MixedEdit {
