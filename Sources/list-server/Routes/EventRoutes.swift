@@ -16,6 +16,11 @@ enum EventRoutes {
         let id = try ListID.validated(request.parameter("id"))
         try context.authorization.requireRead(request, list: id)
         var subscribe = try subscribeRequest(request, listID: id)
+        if subscribe.view == .json, subscribe.since != nil {
+            // Before the change log is read: the versions committed between that read and the
+            // stream's start are then kept by the channel, and the resume needs no reset.
+            context.hub.keepVersionsForResume(of: id)
+        }
         guard var snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
