@@ -6,6 +6,7 @@ import PackageDescription
 ///
 /// Dependencies point one way:
 /// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
+/// `ListModelTesting → ListModel` (test and benchmark support only),
 /// `list-server → ListStore → CSQLite, CLibPQ`, `list-server → Crypto` (swift-crypto), `HTTPServer → CZlib`.
 let package = Package(
     name: "list-server",
@@ -33,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Pure values: JSON, the list document, JSON Pointer/Patch, keyed diff, order keys, cursors.
         .target(name: "ListModel"),
+        // Test support: seedable random list documents, edits and patches (SplitMix64), for the
+        // tests, the benchmarks and `diff-corpus`; not part of the ListModel library.
+        .target(name: "ListModelTesting", dependencies: ["ListModel"]),
         // Documents, pages and rows to escaped HTML bytes.
         .target(name: "HTMLRenderer", dependencies: ["ListModel"]),
         // The durable store (`Store`): SQLite in WAL mode for one instance, or PostgreSQL shared by
@@ -53,7 +57,7 @@ let package = Package(
         // Release-mode benchmark harness: `swift run -c release list-bench`.
         .executableTarget(
             name: "list-bench",
-            dependencies: ["ListModel", "HTMLRenderer", "HTTPServer"],
+            dependencies: ["ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer"],
             path: "Benchmarks/list-bench"
         ),
         // Release-mode store benchmark (SQLite beside PostgreSQL): `scripts/bench/store.sh`.
@@ -65,10 +69,10 @@ let package = Package(
         // Emits random (old, new, patch) triples for the differential test against Python's jsonpatch.
         .executableTarget(
             name: "diff-corpus",
-            dependencies: ["ListModel"],
+            dependencies: ["ListModel", "ListModelTesting"],
             path: "Tests/Tools/diff-corpus"
         ),
-        .testTarget(name: "ListModelTests", dependencies: ["ListModel"]),
+        .testTarget(name: "ListModelTests", dependencies: ["ListModel", "ListModelTesting"]),
         .testTarget(
             name: "HTMLRendererTests",
             dependencies: ["HTMLRenderer", "ListModel"],
@@ -76,6 +80,6 @@ let package = Package(
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore"]),
-        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "HTMLRenderer", "HTTPServer"]),
+        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer"]),
     ]
 )

@@ -4,7 +4,8 @@
 // repository with the same generator (see the diff helper's report); it is not a dependency.
 
 import Foundation
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 
 func runDiffBenchmarks() {
     for rows in [10_000, 100_000] {

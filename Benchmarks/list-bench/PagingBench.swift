@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 
 /// Pages, order keys and validation on a 1,000,000-row list (1,000 sections × 1,000 rows).
 func runPagingBenchmarks() {

@@ -6,8 +6,13 @@
 
 import ListModel
 
-func runPatchBenchmarks() {
-    let sizes = [1_000, 100_000, 1_000_000]
+func runPatchBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000]) }
+
+/// `list-bench patches-profile`: only the small writes at 1M rows, 50 times as many runs (for
+/// `perf record`).
+func runPatchProfile() { runPatchBenchmarks(sizes: [1_000_000], wholePath: false, repeats: 50) }
+
+func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) {
     var medians: [String: [Double]] = [:]
     var order: [String] = []
     func record(_ name: String, _ seconds: Double) {
@@ -18,7 +23,7 @@ func runPatchBenchmarks() {
         let document = writeBenchDocument(sections: 10, rows: rows)
         let list = IndexedList(document: document)
         let perSection = rows / 10
-        let iterations = rows >= 1_000_000 ? 11 : rows >= 100_000 ? 31 : 201
+        let iterations = (rows >= 1_000_000 ? 11 : rows >= 100_000 ? 31 : 201) * repeats
         let wholeIterations = rows >= 1_000_000 ? 3 : rows >= 100_000 ? 5 : 51
         func pointer(_ tokens: String...) -> JSONPointer { JSONPointer(tokens: tokens) }
         let middle = String(perSection / 2)
@@ -39,13 +44,29 @@ func runPatchBenchmarks() {
             let removed = try! list.removingRow(key: victim.key).list
             blackHole(try! removed.insertingRows([victim], inSection: "s9", at: .end))
         })
+        // The same write in a sequence of versions, each made from the one before, after rows / 512
+        // others at random rows: what the row key → order key map's overlay costs once it has grown.
+        var chained = list
+        var state: UInt64 = 5
+        func chainedWrite() {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407  // a fixed sequence
+            let position = Int((state >> 33) % UInt64(chained.rowCount))
+            let row = chained.row(atPosition: position)
+            let section = chained.sectionKey(atPosition: position)
+            let removed = try! chained.removingRow(key: row.key).list
+            chained = try! removed.insertingRows([row], inSection: section, at: .end).list
+        }
+        for _ in 0..<rows / 512 { chainedWrite() }
+        record("delete + re-insert, chained", medianThreadCPUSeconds(iterations: iterations) { chainedWrite() })
         for (name, patch) in patches {
             record(name, medianThreadCPUSeconds(iterations: iterations) { blackHole(try! list.applying(patch)) })
+            guard wholePath else { continue }
             record(name + ", whole path (before)", medianThreadCPUSeconds(iterations: wholeIterations) {
                 let new = try! ListDocument(json: try! patch.apply(to: list.document.json))
                 blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
             })
         }
+        guard wholePath else { continue }
         var changed = document
         changed.sections[4].rows[perSection / 2] = replaced
         let body = changed.json.serialized()
@@ -61,7 +82,7 @@ func runPatchBenchmarks() {
     for name in order {
         let values = medians[name]!
         print("  " + name.padding(toLength: 34, withPad: " ", startingAt: 0) + values.map { ms($0).leftPad(14) }.joined()
-              + String(format: "  %.1fx", values[values.count - 1] / values[0]))
+              + (values.count > 1 ? String(format: "  %.1fx", values[values.count - 1] / values[0]) : ""))
     }
 }
 

@@ -9,6 +9,8 @@ let groups: [(name: String, run: () -> Void)] = [
     ("writes", runWriteBenchmarks),
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
+    ("patches-profile", runPatchProfile),
+    ("put", runPutBenchmarks),
     ("memory", runMemoryBenchmarks),
 ]
 

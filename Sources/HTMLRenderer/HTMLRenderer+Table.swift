@@ -122,12 +122,10 @@ extension HTMLWriter {
                 byte(0x0A)
             }
             let rows = section.rows
-            rows.withUnsafeBufferPointer { rows in
-                // A pointer per row: passing `rows[index]` copied the row (a retain and a release).
-                for index in part.rows {
-                    row(rows.baseAddress! + index, columns: columns)
-                    byte(0x0A)
-                }
+            // A pointer per row: passing `rows[index]` copied the row (a retain and a release).
+            rows.forEachUnsafeElement(in: part.rows) { pointer in
+                row(pointer, columns: columns)
+                byte(0x0A)
             }
             if part.rows.upperBound == rows.count, section.footer != nil {
                 sectionFooterRow(section, columnCount: columns.count)

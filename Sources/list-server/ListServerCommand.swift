@@ -13,7 +13,8 @@ struct ListServerCommand: ParsableCommand {
         is set (--token, --tokens); a server bound to a non-loopback address refuses to start \
         without one. A token without the scope a request needs gets 403, no token or an unknown \
         one 401. SIGINT or SIGTERM stop it cleanly (exit status 0); SIGHUP re-reads --tokens. One \
-        line per request goes to standard error unless --quiet; tokens and view-link keys never do. \
+        line per request goes to standard error unless --quiet or --log-level is above info; tokens \
+        and view-link keys never do. \
         Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \
         The API is described in docs/API.md and served as OpenAPI 3.1 at /openapi.json.
         """
@@ -121,6 +122,12 @@ struct ListServerCommand: ParsableCommand {
     @Flag(help: "Do not log a line per request.")
     var quiet = false
 
+    @Option(help: ArgumentHelp(
+        "Least level logged: debug, info (start, stop, one line per request), warning (a store out of reach, "
+            + "slow clients cut off, malformed requests), error (failures of the server itself).",
+        valueName: "level"))
+    var logLevel = "info"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535.") }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive.") }
@@ -140,9 +147,13 @@ struct ListServerCommand: ParsableCommand {
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
         guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must not be negative.") }
         guard maxConnections >= 16 else { throw ValidationError("--max-connections must be at least 16.") }
+        guard Log.Level(name: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel): one of debug, info, warning, error.")
+        }
     }
 
     func run() throws {
+        Log.level = Log.Level(name: logLevel) ?? .info
         let token = token ?? ProcessInfo.processInfo.environment["LIST_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         var configuration = ServerConfiguration()
         configuration.host = host

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 @Suite struct CursorTests {
     /// base64url of `body` followed by its checksum: a cursor text with any content.

@@ -1,5 +1,6 @@
 import Testing
-@testable @_spi(Testing) import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// Random documents and random edit scripts: the patch must turn the old document into the
 /// new one, with the fewest moves, and never be larger than the new document.
@@ -133,9 +134,4 @@ struct MinimalMoves {
         }
         return best.max() ?? 0
     }
-}
-
-extension JSONValue {
-    /// The serialized text, for failure messages.
-    var serializedText: String { String(decoding: serialized(), as: UTF8.self) }
 }

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 func randomDocument(sections: Int, rowsPerSection: Int, using rng: inout SplitMix64) -> ListDocument {
     let columns = [

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// `IndexedList.replaying`: another instance's committed change gives the same list, order keys
 /// included, as on the instance that made it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// Parses `text` (UTF-8) or returns the error.
 private func parse(_ text: String, maxDepth: Int = 64) -> Result<JSONValue, JSONParseError> {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 
 private let awkwardScalars: [Unicode.Scalar] = [

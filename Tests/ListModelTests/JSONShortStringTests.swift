@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// Big inputs reuse short strings through a cache; these check that every string still comes
 /// back byte for byte, whatever collides in the cache or ends near the end of the input.

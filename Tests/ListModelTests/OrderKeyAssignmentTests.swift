@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// Row key → order key.
 func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow.dictionary }
@@ -11,12 +12,12 @@ func positions(_ list: IndexedList) -> [String: Int] {
     return map
 }
 
-func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 } }
+func isStrictlyIncreasing(_ keys: some Collection<OrderKey>) -> Bool { zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 } }
 
 @Suite struct OrderKeyAssignmentTests {
     @Test func aFreshListHasSpacedKeysAndAMapOfPositions() {
         let list = IndexedList(document: makeDocument([("a", ["1", "2"]), ("e", []), ("b", ["3"])]))
-        #expect(list.orderKeys == OrderKey.spaced(count: 3))
+        #expect(Array(list.orderKeys) == OrderKey.spaced(count: 3))
         #expect(positions(list) == ["1": 0, "2": 1, "3": 2])
         #expect(list.location(ofPosition: 2) == (2, 0))
         #expect(list.location(ofPosition: 1) == (0, 1))
@@ -83,7 +84,7 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
         #expect(Array(new.orderKeys[0...1]) == Array(old.orderKeys[0...1]) && new.orderKeys[3] == old.orderKeys[2])
         #expect(isStrictlyIncreasing(new.orderKeys))
         let appended = old.updated(to: makeDocument([("a", ["1", "2"]), ("b", ["3", "y"]), ("c", ["z"]), ("d", [])]))
-        #expect(Array(appended.orderKeys.prefix(3)) == old.orderKeys)
+        #expect(Array(appended.orderKeys.prefix(3)) == Array(old.orderKeys))
         #expect(isStrictlyIncreasing(appended.orderKeys))
         #expect(positions(appended) == ["1": 0, "2": 1, "3": 2, "y": 3, "z": 4])
         #expect(appended.location(ofPosition: 4) == (2, 0))
@@ -135,7 +136,7 @@ func isStrictlyIncreasing(_ keys: [OrderKey]) -> Bool { zip(keys, keys.dropFirst
     @Test func storedKeysAreCheckedAgainstTheirDocument() throws {
         let doc = makeDocument([("a", ["1", "2"])])
         let keys = OrderKey.spaced(count: 2)
-        #expect(try IndexedList(document: doc, orderKeys: keys).orderKeys == keys)
+        #expect(try Array(IndexedList(document: doc, orderKeys: keys).orderKeys) == keys)
         #expect(throws: IndexedListError.self) { try IndexedList(document: doc, orderKeys: [keys[0]]) }
         #expect(throws: IndexedListError.self) { try IndexedList(document: doc, orderKeys: keys.reversed()) }
         #expect(throws: IndexedListError.self) {

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 @Suite struct OrderKeyMapTests {
     /// Random inserts, sets and removals, past several folds of the overlay, agree with a

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 @Suite struct OrderKeyTests {
     func key(_ text: String) -> OrderKey { OrderKey(rawValue: text) }

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// A document of sections given as (key, row keys).
 func makeDocument(_ sections: [(String, [String])]) -> ListDocument {

@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 @Suite struct PagingWalkTests {
     /// API.md section 4: a walk over all pages while others write returns every row that

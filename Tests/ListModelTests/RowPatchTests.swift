@@ -1,5 +1,6 @@
 import Testing
-@_spi(Testing) @testable import ListModel
+@testable import ListModel
+import ListModelTesting
 
 /// A PATCH that stays inside one row is applied to that row alone (`IndexedList.rowEdit`);
 /// these check it against applying the patch to the whole document and reading it again.

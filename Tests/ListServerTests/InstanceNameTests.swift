@@ -1,6 +1,7 @@
 import HTMLRenderer
 @testable import HTTPServer
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Testing
 @testable import list_server
 

@@ -1,5 +1,6 @@
 @testable import HTTPServer
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Testing
 @testable import list_server
 

@@ -1,6 +1,7 @@
 @testable import HTTPServer
 import Foundation
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Synchronization
 import Testing
 @testable import list_server

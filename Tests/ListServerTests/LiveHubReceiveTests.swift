@@ -1,7 +1,8 @@
 @testable import HTTPServer
 import Foundation
 import HTMLRenderer
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Synchronization
 import Testing
 @testable import list_server

@@ -1,6 +1,7 @@
 @testable import HTTPServer
 import Foundation
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Synchronization
 import Testing
 @testable import list_server
@@ -18,7 +19,7 @@ struct LiveIsolationTests {
         // Measuring, the small list is written for a fixed time, so that the big list's work is
         // the same however long the writes take.
         let smallWrites = 60
-        let measureUntil = monotonicNow() + 15_000_000_000
+        let measureUntil = monotonicNanoseconds() + 15_000_000_000
         let harness = try LiveHarness(limits: LiveHub.Limits(maxBufferedBytes: 1 << 30))
         let bigShape = (sections: 20, rowsPerSection: bigRows / 20...bigRows / 20)
         var bigEdits = RandomListEdits(seed: 70)
@@ -37,9 +38,9 @@ struct LiveIsolationTests {
                 var round = 0
                 while !done.load(ordering: .acquiring) {
                     let view: Subscriber.View = round % 2 == 0 ? .json : .html
-                    let start = monotonicNow()
+                    let start = monotonicNanoseconds()
                     let client = harness.subscribe("big", view: view, window: .limit(bigRows))
-                    let elapsed = monotonicNow() - start
+                    let elapsed = monotonicNanoseconds() - start
                     subscribeTimes.withLock { view == .json ? $0.json.append(elapsed) : $0.html.append(elapsed) }
                     let bytes = client.drain().count
                     if Self.measuring && round < 2 { print("LIVE_MEASURE big-list \(view) reset bytes:", bytes, Double(elapsed) / 1e6) }
@@ -56,13 +57,13 @@ struct LiveIsolationTests {
                     serial += 1
                     let section = Int.random(in: 0..<bigShape.sections, using: &random)
                     let row = Int.random(in: bigShape.rowsPerSection, using: &random) - 1
-                    let start = monotonicNow()
+                    let start = monotonicNanoseconds()
                     try harness.registry.write(id: "big") { document in
                         var document = document!
                         document.sections[section].rows[row].cells["name"] = .text("edit \(serial)")
                         return document
                     }
-                    bigWriteTimes.withLock { $0.append(monotonicNow() - start) }
+                    bigWriteTimes.withLock { $0.append(monotonicNanoseconds() - start) }
                     usleep(100_000)
                 }
             },
@@ -70,9 +71,9 @@ struct LiveIsolationTests {
                 // Subscribes to the small list over and over, as new visitors of it would.
                 var round = 0
                 while !done.load(ordering: .acquiring) {
-                    let start = monotonicNow()
+                    let start = monotonicNanoseconds()
                     let client = harness.subscribe("small", view: round % 2 == 0 ? .json : .html)
-                    smallSubscribeTimes.withLock { $0.append(monotonicNow() - start) }
+                    smallSubscribeTimes.withLock { $0.append(monotonicNanoseconds() - start) }
                     try harness.pump(client)
                     client.stream.terminated()
                     round += 1
@@ -83,11 +84,11 @@ struct LiveIsolationTests {
                 var edits = RandomListEdits(seed: 71)
                 _ = edits.document(sections: 2, rowsPerSection: 3...5)
                 var written = 0
-                while Self.measuring ? monotonicNow() < measureUntil : written < smallWrites {
+                while Self.measuring ? monotonicNanoseconds() < measureUntil : written < smallWrites {
                     written += 1
-                    let start = monotonicNow()
+                    let start = monotonicNanoseconds()
                     try harness.edit("small", &edits, count: 2)
-                    writeTimes.withLock { $0.append(monotonicNow() - start) }
+                    writeTimes.withLock { $0.append(monotonicNanoseconds() - start) }
                     usleep(2_000)
                 }
                 done.store(true, ordering: .releasing)

@@ -1,6 +1,7 @@
 @testable import HTTPServer
 import HTMLRenderer
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Testing
 @testable import list_server
 
@@ -101,7 +102,7 @@ struct LiveJSONWindowTests {
         try harness.put("l", edits.document(sections: 2, rowsPerSection: 3...3))
         let whole = harness.subscribe("l", view: .json)
         try harness.pump(whole)
-        #expect(throws: HTTPError.self) {
+        #expect(throws: SubscriptionError.noWindow) {
             try harness.hub.extend(subscription: whole.subscription!, listID: "l", by: 2)
         }
     }

@@ -1,6 +1,7 @@
 @testable import HTTPServer
 import HTMLRenderer
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import Testing
 @testable import list_server
 
@@ -55,7 +56,8 @@ struct LiveResumeTests {
     }
 
     @Test func jsonFallsBackToAResetBeyondTheLogOrInTheFuture() throws {
-        let (harness, _, _) = try prepared(writes: 8, changeLogLimit: 4)
+        // The channel keeps versions 7 and 8; the store's log holds the changes to 6…9.
+        let (harness, _, _) = try prepared(writes: 8, limits: LiveHub.Limits(recentVersions: 2), changeLogLimit: 4)
         for since in [0, 1, 4, 10, 1_000] {
             let client = harness.subscribe("l", view: .json, since: since)
             try harness.pump(client)
@@ -65,6 +67,16 @@ struct LiveResumeTests {
         let oldestKept = harness.subscribe("l", view: .json, since: 5, base: harness.snapshot("l", at: 5)!.document.json)
         try harness.pump(oldestKept)
         #expect(oldestKept.events.compactMap(\.id) == [6, 7, 8, 9])
+    }
+
+    /// A version the store's log no longer reaches back to, but the channel still keeps: the
+    /// channel's own patches resume the client.
+    @Test func jsonResumesFromTheChannelsVersionsBeyondTheLog() throws {
+        let (harness, _, _) = try prepared(writes: 8, changeLogLimit: 4)
+        let client = harness.subscribe("l", view: .json, since: 2, base: harness.snapshot("l", at: 2)!.document.json)
+        try harness.pump(client)
+        #expect(client.events.compactMap(\.id) == Array(3...9))
+        #expect(client.doc == harness.snapshot("l", at: 9)!.document.json)
     }
 
     @Test func aClientOfADeletedListResumingIntoARecreatedOneGetsTheNewDocument() throws {

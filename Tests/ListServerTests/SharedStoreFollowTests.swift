@@ -106,6 +106,36 @@ struct SharedStoreFollowTests {
         }
     }
 
+    /// A resume is answered (the change log read) before its stream starts; writes committed in
+    /// between reach it as patches, not as a `reset`, even on an instance where nobody watched
+    /// the list (the route opens the channel before it reads the log).
+    @Test(arguments: [0, 1])
+    func aResumeMissesNoWriteCommittedBeforeItsStreamStarted(versionsBehind: Int) throws {
+        try withSharedStore(instances: 1) { instances in
+            let a = instances[0]
+            try a.client.put("/lists/l", json: Self.document)
+            let first = try #require(try a.document("l"))
+            try addRow(a, "l", "b")
+            let since = first.version + 1 - versionsBehind
+            let base = versionsBehind == 0 ? try #require(try a.document("l")).json : first.json
+            var headers = HTTPHeaders()
+            headers["Last-Event-ID"] = String(since)
+            let answer = try a.client.send(.get, "/lists/l/events?view=json", headers: headers)
+            guard case .stream(let setup) = answer.response.body else {
+                Issue.record("not a stream: \(answer.status)")
+                return
+            }
+            for key in ["c", "d"] { try addRow(a, "l", key) }
+            let resumed = LiveClient(listID: "l", view: .json, doc: base, version: since)
+            setup.start(resumed.stream)
+            try a.pump(resumed)
+            #expect(!resumed.events.contains { $0.name == "reset" }, "no reset: \(resumed.events.map(\.name))")
+            #expect(resumed.events.compactMap(\.id) == Array(since + 1...first.version + 3))
+            #expect(resumed.doc == (try a.document("l"))?.json)
+            resumed.stream.terminated()
+        }
+    }
+
     @Test func aListDeletedAndCreatedAgainElsewhereReachesTheOldListsSubscribersAsTheNewDocument() throws {
         try withSharedStore(instances: 2) { instances in
             let (a, b) = (instances[0], instances[1])

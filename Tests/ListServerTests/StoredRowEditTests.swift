@@ -1,4 +1,5 @@
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 import ListStore
 import Testing
 @testable import list_server

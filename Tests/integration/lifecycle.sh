@@ -28,6 +28,15 @@ status=0
 output=$(timeout 10 "$LIST_SERVER_BIN" --port "$taken" --db :memory: 2>&1) || status=$?
 check "a port in use is an error" eval '[ "$status" -ne 0 ]'
 check "the error names the address" contains "$output" "cannot listen on"
+check "info lines are logged by default" contains "$output" "static files:"
+status=0
+output=$(timeout 10 "$LIST_SERVER_BIN" --port "$taken" --db :memory: --log-level warning 2>&1) || status=$?
+check "--log-level warning still logs the error, with its level" contains "$output" "error: cannot listen on"
+check "--log-level warning leaves out info lines" lacks "$output" "static files:"
+status=0
+output=$(timeout 10 "$LIST_SERVER_BIN" --port 0 --db :memory: --log-level verbose 2>&1) || status=$?
+check "an unknown --log-level is refused" eq "$status" 64
+check "the refusal names the levels" contains "$output" "debug, info, warning, error"
 stop_server INT
 check "SIGINT exits 0" eq "$STOP_STATUS" 0
 check "SIGINT is logged" contains "$(cat "$SERVER_LOG")" "received SIGINT"

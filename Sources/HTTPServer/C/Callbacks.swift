@@ -84,5 +84,5 @@ func mhdLogCallback(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CC
     if text.hasPrefix("Failed to send") || text.contains("closed by remote peer") || text.contains("Connection reset") {
         return
     }
-    Log.info("libmicrohttpd: \(text)")
+    Log.warning("libmicrohttpd: \(text)")
 }

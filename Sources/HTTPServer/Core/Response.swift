@@ -48,7 +48,7 @@ public struct Response: Sendable {
     }
 
     /// The RFC 9457 `application/problem+json` answer for an error.
-    public static func problem(_ error: HTTPError) -> Response {
+    public static func problem(_ error: some HTTPResponseError) -> Response {
         error.response
     }
 

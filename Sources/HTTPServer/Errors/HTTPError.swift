@@ -1,9 +1,10 @@
-/// An error a handler throws to answer with a status and a human message.
+/// An error a handler throws to answer with a status and a human message, when no error type
+/// of its own fits (see `HTTPResponseError`).
 ///
-/// The server turns it into an RFC 9457 problem document (`application/problem+json`)
-/// with `type`, `title`, `status` and `detail`. Any other error thrown by a handler becomes
-/// a 500 whose body says nothing about the cause (the cause goes to the log).
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
+/// ```swift
+/// throw HTTPError(.badRequest, "limit must be a whole number from 1 to 500.")
+/// ```
+public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     public var status: HTTPStatus
     /// A message for the person reading the response: what was wrong with their request.
     public var detail: String?
@@ -23,26 +24,20 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.headers = headers
     }
 
+    public var problemDetail: String? { detail }
+    public var problemTitle: String { title }
+    public var problemType: String { type }
+    public var responseHeaders: HTTPHeaders { headers }
+
     public var description: String {
         "\(status.code) \(title)" + (detail.map { ": \($0)" } ?? "")
     }
 
-    /// The problem+json response for this error.
-    public var response: Response {
-        var json = "{\"type\":"
-        ProblemJSON.appendString(type, to: &json)
-        json += ",\"title\":"
-        ProblemJSON.appendString(title, to: &json)
-        json += ",\"status\":\(status.code)"
-        if let detail {
-            json += ",\"detail\":"
-            ProblemJSON.appendString(detail, to: &json)
-        }
-        json += "}"
-        var headers = self.headers
-        headers["Content-Type"] = "application/problem+json"
-        return Response(status: status, headers: headers, body: Array(json.utf8))
-    }
+    /// The detail of a 500 whose cause the server keeps to itself (in its log).
+    public static let internalFailureDetail = "The server failed to answer this request; the cause is in its log."
+
+    /// The answer for an error the server keeps to itself: a 500 saying the cause is in the log.
+    static let internalFailure = HTTPError(.internalServerError, internalFailureDetail)
 }
 
 /// The few bits of JSON writing problem documents need (this target does not depend on ListModel).

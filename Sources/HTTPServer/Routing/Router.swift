@@ -1,4 +1,5 @@
-/// A request handler: returns a response or throws (`HTTPError` for answers such as 404 or 422).
+/// A request handler: returns a response or throws (an `HTTPResponseError`, such as `HTTPError`,
+/// for answers such as 404 or 422).
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Maps method and path to handlers; answers 404 for unknown paths and 405 (with `Allow`)
@@ -36,16 +37,22 @@ public struct Router: Sendable {
 
     /// Finds the route for a request and runs it; never throws.
     ///
-    /// `HTTPError`s become problem+json answers; any other error becomes a 500 that leaks
-    /// nothing, and `onInternalError` receives the error to log.
+    /// An `HTTPResponseError` becomes its problem+json answer (its `logMessage`, if any, goes to
+    /// the log as a warning); any other error becomes a 500 that leaks nothing. `onInternalError`
+    /// receives every error answered 500, to log.
     public func respond(to request: Request, onInternalError: (Request, any Error) -> Void = { _, _ in }) -> Response {
         do {
             return try dispatch(request)
-        } catch let error as HTTPError {
+        } catch let error as any HTTPResponseError {
+            if error.status == .internalServerError {
+                onInternalError(request, error)
+            } else if let message = error.logMessage {
+                Log.warning(message)
+            }
             return error.response
         } catch {
             onInternalError(request, error)
-            return HTTPError(.internalServerError, "The server failed to answer this request; the cause is in its log.").response
+            return HTTPError.internalFailure.response
         }
     }
 

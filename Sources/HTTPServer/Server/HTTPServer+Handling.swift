@@ -74,7 +74,7 @@ extension HTTPServer {
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
             response = respond(to: request)
-        } catch let error as HTTPError {
+        } catch let error as any HTTPResponseError {
             response = shaped(error.response, requestHeaders: headers)
         } catch {
             response = shaped(HTTPError(.badRequest).response, requestHeaders: headers)
@@ -111,7 +111,7 @@ extension HTTPServer {
             if let (stream, setup) = stream { startStream(stream, setup: setup) }
             return true
         } catch {
-            Log.info("error: cannot send the response to \(method) \(loggedTarget(state)): \(error)")
+            Log.error("cannot send the response to \(method) \(loggedTarget(state)): \(error)")
             return false
         }
     }
@@ -161,7 +161,7 @@ extension HTTPServer {
     private func record(status: Int, state: RequestState, method: String) {
         let elapsed = monotonicNanoseconds() &- state.started
         metrics.responded(status: status, nanoseconds: elapsed)
-        if configuration.logRequests {
+        if configuration.logRequests && Log.isEnabled(.info) {
             let micros = elapsed / 1000
             let fraction = micros % 1000
             let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"

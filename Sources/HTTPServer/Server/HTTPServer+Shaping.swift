@@ -3,7 +3,7 @@ extension HTTPServer {
     func respond(to request: Request) -> Response {
         if let preflight = cors.preflight(method: request.method, headers: request.headers) { return preflight }
         let response = router.respond(to: request) { request, error in
-            Log.info("error: \(request.method) \(request.path) failed: \(String(reflecting: error))")
+            Log.error("\(request.method) \(request.path) failed: \(String(reflecting: error))")
         }
         return shaped(response, requestHeaders: request.headers)
     }
@@ -23,7 +23,7 @@ extension HTTPServer {
             do {
                 return Response(prepared: try prepared.variant(gzip: gzip, cors: cors, origin: origin))
             } catch {
-                Log.info("error: cannot prepare a variant of an answer: \(error)")
+                Log.error("cannot prepare a variant of an answer: \(error)")
                 return response
             }
         case .bytes(let bytes):

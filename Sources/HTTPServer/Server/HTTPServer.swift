@@ -58,7 +58,7 @@ public final class HTTPServer: Sendable {
         let framingGuard = try FramingGuard(configuration: configuration, connectionsPerAddress: connectionsPerAddress,
                                             connectionLimit: max(16, connectionLimit)) { [metrics, configuration] result in
             metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
-            Log.info("closed slow connections: \(result.slow_heads) with a request head not complete within "
+            Log.warning("closed slow connections: \(result.slow_heads) with a request head not complete within "
                      + "\(configuration.requestHeadTimeout) s, \(result.slow_bodies) with a body under "
                      + "\(configuration.requestBodyMinimumRate) bytes/s")
         }

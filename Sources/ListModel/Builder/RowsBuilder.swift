@@ -68,6 +68,6 @@ extension Section {
         @RowsBuilder rows: () -> [Row] = { [] }
     ) {
         self.init(key: key, header: header, footer: footer, collapsible: collapsible, collapsed: collapsed,
-                  rows: rows())
+                  rows: ChunkedArray(rows()))
     }
 }

@@ -40,16 +40,14 @@ extension KeyedListDiff {
         let columns = new.columns
         var writer = self.writer
         self.writer = PatchWriter()  // keep `writer` uniquely referenced while it grows
-        oldRowsArray.withUnsafeBufferPointer { oldRows in
-            newRowsArray.withUnsafeBufferPointer { newRows in
-                for newRow in run where match.isKept(newRow: newRow) {
-                    let before = oldRows.baseAddress! + (Int(match.newRowOld[newRow]) - oldStart)
-                    let after = newRows.baseAddress! + (newRow - newStart)
-                    if sameBytes(before, after, count: MemoryLayout<Row>.size) { continue }
+        for newRow in run where match.isKept(newRow: newRow) {
+            oldRowsArray.withUnsafeElement(at: Int(match.newRowOld[newRow]) - oldStart) { before in
+                newRowsArray.withUnsafeElement(at: newRow - newStart) { after in
+                    if sameBytes(before, after, count: MemoryLayout<Row>.size) { return }
                     let cellsOffset = MemoryLayout<Row>.offset(of: \Row.cells)!
                     let compareCells = !sameBytes(
                         UnsafeRawPointer(before) + cellsOffset, UnsafeRawPointer(after) + cellsOffset,
-                        count: MemoryLayout<[String: CellValue]>.size)
+                        count: MemoryLayout<RowCells>.size)
                     if compareCells || before.pointee.href != after.pointee.href
                         || before.pointee.style != after.pointee.style
                     {

@@ -119,7 +119,7 @@ struct KeyedListDiff {
         let start = match.newRowStart[newSection]
         if (start..<match.newRowStart[newSection + 1]).contains(where: { match.isKept(newRow: $0) }) {
             let match = self.match
-            section.rows = section.rows.indices.filter { !match.isKept(newRow: start + $0) }.map { section.rows[$0] }
+            section.rows = ChunkedArray(section.rows.indices.filter { !match.isKept(newRow: start + $0) }.map { section.rows[$0] })
         }
         writer.add(
             OperationPath.section(index), section.json(columns: new.columns),

@@ -90,11 +90,12 @@ public struct Section: Sendable, Equatable {
     public var collapsible: Bool
     /// Whether a collapsible section starts closed.
     public var collapsed: Bool
-    public var rows: [Row]
+    /// The rows, in chunks that versions of the list share (`ChunkedArray`).
+    public var rows: ChunkedArray<Row>
 
     public init(
         key: String, header: String? = nil, footer: String? = nil,
-        collapsible: Bool = false, collapsed: Bool = false, rows: [Row] = []
+        collapsible: Bool = false, collapsed: Bool = false, rows: ChunkedArray<Row> = []
     ) {
         self.key = key
         self.header = header
@@ -102,6 +103,16 @@ public struct Section: Sendable, Equatable {
         self.collapsible = collapsible
         self.collapsed = collapsed
         self.rows = rows
+    }
+
+    /// A section whose rows come from an array.
+    @_disfavoredOverload
+    public init(
+        key: String, header: String? = nil, footer: String? = nil,
+        collapsible: Bool = false, collapsed: Bool = false, rows: [Row]
+    ) {
+        self.init(key: key, header: header, footer: footer, collapsible: collapsible, collapsed: collapsed,
+                  rows: ChunkedArray(rows))
     }
 }
 

@@ -131,8 +131,7 @@ private struct ValidationWalk {
             switch piece {
             case .run(let origin, let range):
                 try skipRun(origin, range, section: section, row: index)
-                let old = document.sections[origin].rows
-                for row in range { target.rows.append(old[row]) }
+                target.rows.append(contentsOf: document.sections[origin].rows, range: range)
                 appendRun(origin, range, to: &items)
                 index += range.count
             case .slots(let slots):

@@ -110,7 +110,7 @@ extension PatchedLayout {
     }
 
     /// Old rows `old` become new rows `new`, at old index `old.lowerBound` of section `section`.
-    private func writeGap(old: Range<Int>, new: Range<Int>, oldRows: [Row], newRows: [Row], section: Int,
+    private func writeGap(old: Range<Int>, new: Range<Int>, oldRows: ChunkedArray<Row>, newRows: ChunkedArray<Row>, section: Int,
                           into writer: inout PatchWriter, rowWriter: inout RowChangeWriter) {
         guard !old.isEmpty || !new.isEmpty else { return }
         var prefix = 0

@@ -17,7 +17,7 @@ extension PatchedLayout {
 
     /// The new list's order keys, and which rows the store must write and delete.
     struct Keys {
-        var orderKeys: [OrderKey]
+        var orderKeys: ChunkedArray<OrderKey>
         var map: OrderKeyMap
         /// Keys of rows to write, in document order.
         var written: [String]
@@ -63,15 +63,15 @@ extension PatchedLayout {
             collectWritten(items, list: list, fresh: [], keys: [], into: &written, map: &map)
             return Keys(orderKeys: list.orderKeys, map: map, written: written, removed: removed)
         }
-        var keys: [OrderKey] = []
-        keys.reserveCapacity(total)
+        // Kept runs share the old list's chunks of keys; only chunks cut at a change are copied.
+        var keys = ChunkedArray<OrderKey>()
         var fresh: [Bool] = []  // per item: keys given anew
         fresh.reserveCapacity(items.count)
         var index = 0
         while index < items.count {
             let item = items[index]
             if item.kept, let start = item.oldStart {
-                for position in start..<start + item.count { keys.append(list.orderKeys[position]) }
+                keys.append(contentsOf: list.orderKeys, range: start..<start + item.count)
                 fresh.append(false)
                 index += 1
                 continue
@@ -85,7 +85,7 @@ extension PatchedLayout {
             let upper = end < items.count ? items[end].oldStart.map { list.orderKeys[$0] } : nil
             let made = OrderKey.keys(between: keys.last, upper, count: count)
             if made.contains(where: { $0.rawValue.utf8.count > maxKeyLength }) { return nil }
-            keys += made
+            keys.append(contentsOf: made)
             fresh += repeatElement(true, count: end - index)
             index = end
         }
@@ -98,7 +98,7 @@ extension PatchedLayout {
     /// Appends to `written` the rows the store must write: rows with new keys, rows in another
     /// section than before, and changed rows; gives rows with new keys (`fresh` per item; none
     /// when empty) their keys in `map`.
-    func collectWritten(_ items: [Item], list: IndexedList, fresh: [Bool], keys: [OrderKey],
+    func collectWritten(_ items: [Item], list: IndexedList, fresh: [Bool], keys: ChunkedArray<OrderKey>,
                         into written: inout [String], map: inout OrderKeyMap) {
         var itemIndex = 0
         var position = 0

@@ -8,12 +8,14 @@ enum RowSlot {
 
 /// The rows of one section while a patch is applied: runs of the old document's rows that
 /// the patch has not touched, and the slots it has. Reading, inserting or removing one row
-/// costs a walk over the pieces (a handful for a small patch), never a copy of the section.
+/// costs a walk over the pieces (a handful for a small patch), never a copy of the section;
+/// slots are a `ChunkedArray`, so that a row inserted into a long run of new rows (100,000 adds
+/// at index 0) copies one chunk of them, not all.
 struct WorkingRows {
     enum Piece {
         /// Untouched rows `rows` of old section `section`.
         case run(section: Int, rows: Range<Int>)
-        case slots([RowSlot])
+        case slots(ChunkedArray<RowSlot>)
 
         var count: Int {
             switch self {
@@ -38,7 +40,7 @@ struct WorkingRows {
 
     /// Rows from JSON values (a `rows` array the patch set).
     init(json elements: [JSONValue]) {
-        pieces = elements.isEmpty ? [] : [.slots(elements.map(RowSlot.json))]
+        pieces = elements.isEmpty ? [] : [.slots(ChunkedArray(elements.lazy.map(RowSlot.json)))]
         count = elements.count
     }
 
@@ -53,10 +55,10 @@ struct WorkingRows {
 
     /// Puts `slot` at `index` (`0...count`).
     mutating func insert(_ slot: RowSlot, at index: Int) {
-        if index == count, case .slots(var last)? = pieces.last {
-            pieces[pieces.count - 1] = .slots([])
-            last.append(slot)
-            pieces[pieces.count - 1] = .slots(last)
+        if let (piece, offset) = slotsPiece(around: index), case .slots(var slots) = pieces[piece] {
+            pieces[piece] = .slots([])  // so that `slots` is not shared while it changes
+            slots.insert(slot, at: offset)
+            pieces[piece] = .slots(slots)
         } else {
             let piece = split(at: index)
             pieces.insert(.slots([slot]), at: piece)
@@ -68,6 +70,14 @@ struct WorkingRows {
 
     /// Removes and returns the row at `index` (`0..<count`).
     mutating func remove(at index: Int) -> RowSlot {
+        let (found, offset) = locate(index)
+        if case .slots(var slots) = pieces[found], slots.count > 1 {
+            pieces[found] = .slots([])
+            let removed = slots.remove(at: offset)
+            pieces[found] = .slots(slots)
+            count -= 1
+            return removed
+        }
         let removed = slot(at: index)
         let piece = split(at: index)
         _ = split(at: index + 1)
@@ -89,6 +99,19 @@ struct WorkingRows {
         }
         _ = remove(at: index)
         insert(slot, at: index)
+    }
+
+    /// The slots piece that `index` (`0...count`) falls in or right after the end of, and the
+    /// offset in it; nil when `index` is inside a run or between two runs.
+    private func slotsPiece(around index: Int) -> (piece: Int, offset: Int)? {
+        var start = 0
+        for (piece, value) in pieces.enumerated() {
+            let count = value.count
+            if case .slots = value, index >= start, index <= start + count { return (piece, index - start) }
+            if index < start + count { return nil }
+            start += count
+        }
+        return nil
     }
 
     /// The piece holding `index` and the offset in it.
@@ -116,8 +139,11 @@ struct WorkingRows {
                     pieces[piece] = .run(section: section, rows: rows.lowerBound..<rows.lowerBound + offset)
                     pieces.insert(.run(section: section, rows: rows.lowerBound + offset..<rows.upperBound), at: piece + 1)
                 case .slots(let slots):
-                    pieces[piece] = .slots(Array(slots[..<offset]))
-                    pieces.insert(.slots(Array(slots[offset...])), at: piece + 1)
+                    var head = ChunkedArray<RowSlot>(), tail = ChunkedArray<RowSlot>()
+                    head.append(contentsOf: slots, range: 0..<offset)
+                    tail.append(contentsOf: slots, range: offset..<slots.count)
+                    pieces[piece] = .slots(head)
+                    pieces.insert(.slots(tail), at: piece + 1)
                 }
                 return piece + 1
             }
@@ -130,8 +156,10 @@ struct WorkingRows {
     private mutating func mergeSlots(around piece: Int) {
         var index = max(0, piece - 1)
         while index + 1 < pieces.count, index <= piece + 1 {
-            if case .slots(let first) = pieces[index], case .slots(let second) = pieces[index + 1] {
-                pieces[index] = .slots(first + second)
+            if case .slots(var first) = pieces[index], case .slots(let second) = pieces[index + 1] {
+                pieces[index] = .slots([])
+                first.append(contentsOf: second, range: 0..<second.count)  // shares second's whole chunks
+                pieces[index] = .slots(first)
                 pieces.remove(at: index + 1)
             } else {
                 index += 1
@@ -142,14 +170,13 @@ struct WorkingRows {
 
     private mutating func compactIfNeeded() {
         guard pieces.count > Self.maxPieces else { return }
-        var slots: [RowSlot] = []
-        slots.reserveCapacity(count)
+        var slots = ChunkedArray<RowSlot>()
         for piece in pieces {
             switch piece {
             case .run(let section, let rows):
                 for row in rows { slots.append(.original(section: section, row: row)) }
             case .slots(let more):
-                slots.append(contentsOf: more)
+                slots.append(contentsOf: more, range: 0..<more.count)
             }
         }
         pieces = [.slots(slots)]

@@ -17,6 +17,9 @@ extension JSONValue {
         writer.writeValue(self)
         writer.append(to: &out)
     }
+
+    /// The canonical JSON text of this value as a string (see ``serialized()``), for messages.
+    public var serializedText: String { String(decoding: serialized(), as: UTF8.self) }
 }
 
 extension JSONWriter {

@@ -125,7 +125,7 @@ extension ListDocument {
     public func sections(in parts: [ListPage.Part]) -> [Section] {
         parts.map { part in
             var section = sections[part.sectionIndex]
-            if part.rows != section.rows.indices { section.rows = Array(section.rows[part.rows]) }
+            if part.rows != section.rows.indices { section.rows = ChunkedArray(section.rows[part.rows]) }
             return section
         }
     }

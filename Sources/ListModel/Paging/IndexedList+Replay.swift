@@ -55,7 +55,7 @@ extension PatchedLayout {
             && items.allSatisfy { $0.oldStart != nil } && zip(items, items.dropFirst()).allSatisfy { $0.oldStart! + $0.count == $1.oldStart! }
             && (items.first?.oldStart ?? 0) == 0
         var map = list.orderKeyMap
-        let keys: [OrderKey]
+        let keys: ChunkedArray<OrderKey>
         var checked: [Int] = []  // positions whose key must sort after the one before
         if inPlace {
             keys = list.orderKeys
@@ -91,7 +91,7 @@ extension PatchedLayout {
                     map.set(row.key, key)
                 }
             }
-            keys = built
+            keys = ChunkedArray(built)
         }
         for position in checked where position > 0 && position < keys.count {
             guard keys[position - 1] < keys[position] else {

@@ -2,8 +2,8 @@
 /// old document to the new one, and the rows a store must write or delete.
 ///
 /// Made by `replacingRow`, `insertingRows` and `removingRow`, which know what they change and
-/// so need no diff: their cost is a lookup plus copies of the touched section's rows and (for
-/// an insert or removal) of the order keys, however large the list.
+/// so need no diff: their cost is a lookup plus copies of the touched chunk of the section's
+/// rows and (for an insert or removal) of the order keys, and of the chunk indexes.
 public struct IndexedRowEdit: Sendable {
     /// The list after the edit.
     public let list: IndexedList
@@ -25,7 +25,7 @@ extension IndexedList {
         let (section, index) = location(ofPosition: position)
         var newDocument = document
         let old = newDocument.sections[section].rows[index]
-        newDocument.sections[section].rows = newDocument.sections[section].rows.replacing(index..<index + 1, with: [row])
+        newDocument.sections[section].rows[index] = row
         var writer = PatchWriter()
         var changes = RowChangeWriter()
         changes.append(from: old, to: row, compareCells: true, section: section, row: index,
@@ -40,8 +40,9 @@ extension IndexedList {
         guard let position = position(ofRow: key) else { throw .notFound("no row with key \"\(key)\"") }
         let (section, index) = location(ofPosition: position)
         var newDocument = document
-        newDocument.sections[section].rows = newDocument.sections[section].rows.replacing(index..<index + 1, with: [])
-        let keys = orderKeys.replacing(position..<position + 1, with: [])
+        newDocument.sections[section].rows.remove(at: index)
+        var keys = orderKeys
+        keys.remove(at: position)
         var map = orderKeyMap
         map.remove(key)
         let list = IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
@@ -81,7 +82,7 @@ extension IndexedList {
             if case .after = insertion { index = anchorIndex + 1 } else { index = anchorIndex }
         }
         var newDocument = document
-        newDocument.sections[section].rows = newDocument.sections[section].rows.replacing(index..<index, with: newRows)
+        newDocument.sections[section].rows.insert(contentsOf: newRows, at: index)
         var operations: [JSONPatchOperation] = []
         operations.reserveCapacity(newRows.count)
         for (offset, row) in newRows.enumerated() {
@@ -98,7 +99,8 @@ extension IndexedList {
             let list = updated(to: newDocument, maxKeyLength: maxKeyLength)
             return IndexedRowEdit(list: list, patch: patch, writtenRowKeys: list.rowKeys, removedRowKeys: [])
         }
-        let keys = orderKeys.replacing(position..<position, with: fresh)
+        var keys = orderKeys
+        keys.insert(contentsOf: fresh, at: position)
         var map = orderKeyMap
         for (key, orderKey) in zip(written, fresh) { map.set(key, orderKey) }
         let list = IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)

@@ -93,40 +93,42 @@ extension IndexedList {
         if stayed < middle.count {
             for offset in middle.indices where middle[offset] == nil { map.set(newKeys[prefix + offset], middleKeys[offset]) }
         }
-        var keys: [OrderKey] = []
-        keys.reserveCapacity(newCount)
-        keys += orderKeys[..<prefix]
-        keys += middleKeys
-        keys += orderKeys[(oldCount - suffix)...]
+        var keys = ChunkedArray<OrderKey>()
+        keys.append(contentsOf: orderKeys, range: 0..<prefix)
+        keys.append(contentsOf: middleKeys)
+        keys.append(contentsOf: orderKeys, range: (oldCount - suffix)..<oldCount)
         return IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
     }
 
     /// The cheap common case: every old row is still at its old position (content edits,
     /// rows appended at the end). Walks both documents side by side; `nil` otherwise.
     func updatedInPlace(to newDocument: ListDocument) -> IndexedList? {
-        let oldSections = document.sections
-        var oldSection = 0
+        // Both lists' rows are walked chunk by chunk, as arrays: indexing a `ChunkedArray` row by
+        // row would search its chunks, and its iterator copies each row.
+        var oldChunks = document.sections.lazy.flatMap(\.rows.chunks).makeIterator()
+        var oldRows: [Row] = []
         var oldRow = 0
         var appended: [String] = []
+        var oldLeft = rowCount
         for section in newDocument.sections {
-            for row in section.rows {
-                while oldSection < oldSections.count, oldRow == oldSections[oldSection].rows.count {
-                    oldSection += 1
-                    oldRow = 0
-                }
-                if oldSection < oldSections.count {
-                    guard oldSections[oldSection].rows[oldRow].key == row.key else { return nil }
-                    oldRow += 1
-                } else {
-                    appended.append(row.key)
+            for chunk in section.rows.chunks {
+                let rows = chunk.elements
+                for index in rows.indices {
+                    if oldLeft > 0 {
+                        while oldRow == oldRows.count {
+                            oldRows = oldChunks.next()!.elements
+                            oldRow = 0
+                        }
+                        guard oldRows[oldRow].key == rows[index].key else { return nil }
+                        oldRow += 1
+                        oldLeft -= 1
+                    } else {
+                        appended.append(rows[index].key)
+                    }
                 }
             }
         }
-        while oldSection < oldSections.count, oldRow == oldSections[oldSection].rows.count {
-            oldSection += 1
-            oldRow = 0
-        }
-        guard oldSection == oldSections.count else { return nil }  // old rows left over
+        guard oldLeft == 0 else { return nil }  // old rows left over
         if appended.isEmpty {
             return IndexedList(unchecked: newDocument, orderKeys: orderKeys, orderKeyMap: orderKeyMap)
         }
@@ -135,6 +137,8 @@ extension IndexedList {
         for (key, orderKey) in zip(appended, fresh) {
             guard map.insert(key, orderKey) else { return nil }  // a repeated key
         }
-        return IndexedList(unchecked: newDocument, orderKeys: orderKeys + fresh, orderKeyMap: map)
+        var keys = orderKeys
+        keys.append(contentsOf: fresh)
+        return IndexedList(unchecked: newDocument, orderKeys: keys, orderKeyMap: map)
     }
 }

@@ -9,8 +9,9 @@
 public struct IndexedList: Sendable {
     /// The document; assumed valid (`ListDocument(json:)`), in particular row keys unique.
     public let document: ListDocument
-    /// The order key of each row, by flattened position; strictly increasing.
-    public let orderKeys: [OrderKey]
+    /// The order key of each row, by flattened position; strictly increasing. Chunked, so that
+    /// versions share all but the chunks a write touched.
+    public let orderKeys: ChunkedArray<OrderKey>
     /// Row key → order key. A row's position is found from its order key by binary search,
     /// so this map changes only for the rows an update re-keys, adds or removes.
     let orderKeyMap: OrderKeyMap
@@ -21,30 +22,32 @@ public struct IndexedList: Sendable {
 
     /// A fresh list: evenly spaced short keys (`OrderKey.spaced(count:)`).
     public init(document: ListDocument) {
-        self.init(unchecked: document, orderKeys: OrderKey.spaced(count: document.rowCount))
+        self.init(unchecked: document, orderKeys: ChunkedArray(OrderKey.spaced(count: document.rowCount)))
     }
 
     /// A list whose keys were stored earlier, e.g. read back from a database.
     ///
     /// - Throws: `IndexedListError` when the counts differ or the keys are not
     ///   well-formed, at most `Cursor.maxOrderKeyBytes` long and strictly increasing.
-    public init(document: ListDocument, orderKeys: [OrderKey]) throws(IndexedListError) {
+    public init(document: ListDocument, orderKeys: some Collection<OrderKey>) throws(IndexedListError) {
         guard orderKeys.count == document.rowCount else {
             throw IndexedListError(message: "\(orderKeys.count) order keys for \(document.rowCount) rows")
         }
+        var previous: OrderKey?
         for (index, key) in orderKeys.enumerated() {
             guard key.isWellFormed, key.rawValue.utf8.count <= Cursor.maxOrderKeyBytes else {
                 throw IndexedListError(message: "order key \(quotedKey(key.rawValue)) at position \(index) is malformed")
             }
-            guard index == 0 || orderKeys[index - 1] < key else {
+            guard previous.map({ $0 < key }) ?? true else {
                 throw IndexedListError(message: "order keys do not increase at position \(index)")
             }
+            previous = key
         }
-        self.init(unchecked: document, orderKeys: orderKeys)
+        self.init(unchecked: document, orderKeys: ChunkedArray(orderKeys))
     }
 
     /// A list from keys known to fit; the row-key map is computed unless given.
-    init(unchecked document: ListDocument, orderKeys: [OrderKey], orderKeyMap knownMap: OrderKeyMap? = nil) {
+    init(unchecked document: ListDocument, orderKeys: ChunkedArray<OrderKey>, orderKeyMap knownMap: OrderKeyMap? = nil) {
         self.document = document
         self.orderKeys = orderKeys
         if let knownMap {

@@ -16,7 +16,7 @@ extension Authorization {
             do {
                 entries = try TokenFile.load(path: path)
             } catch {
-                Log.info("refusing to start: tokens file \(path): \(error)")
+                Log.error("refusing to start: tokens file \(path): \(error)")
                 throw ExitCode(2)
             }
         }
@@ -27,7 +27,7 @@ extension Authorization {
             do {
                 secret = try store.setting(secretSettingName, orInsert: { randomSecret() })
             } catch {
-                Log.info("cannot read or store the view-link secret in \(store.location): \(error)")
+                Log.error("cannot read or store the view-link secret in \(store.location): \(error)")
                 throw ExitCode(1)
             }
         }

@@ -39,17 +39,17 @@ final class Authorization: Sendable {
     var tokenCount: Int { table.withLock { $0.count } }
 
     /// Re-reads `--tokens` (on SIGHUP). A file that cannot be read or parsed changes nothing;
-    /// the returned message says why, with the line, never a token.
+    /// the returned message (a warning then) says why, with the line, never a token.
     @discardableResult
-    func reload() -> String {
-        guard let tokensPath else { return "SIGHUP: there is no --tokens file to re-read" }
+    func reload() -> (level: Log.Level, message: String) {
+        guard let tokensPath else { return (.warning, "SIGHUP: there is no --tokens file to re-read") }
         do {
             let entries = try TokenFile.load(path: tokensPath)
             let fresh = TokenTable(master: master, file: entries, key: digestKey)
             table.withLock { $0 = fresh }
-            return "tokens file \(tokensPath) re-read: \(entries.count) tokens"
+            return (.info, "tokens file \(tokensPath) re-read: \(entries.count) tokens")
         } catch {
-            return "tokens file \(tokensPath) not re-read, the \(tokenCount) tokens from before stay: \(error)"
+            return (.warning, "tokens file \(tokensPath) not re-read, the \(tokenCount) tokens from before stay: \(error)")
         }
     }
 

@@ -20,7 +20,7 @@ struct PageQuery {
         } else {
             limit = Self.defaultLimit
         }
-        after = try request.query("after").map { text in try APIError.mapping { try Cursor(decoding: text) } }
+        after = try request.query("after").map { text in try Cursor(decoding: text) }
     }
 
     /// The query string of the page after `cursor` with this page's limit.

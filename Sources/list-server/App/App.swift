@@ -11,7 +11,7 @@ struct App {
     func run() throws {
         let address = try BindAddress(host: settings.configuration.host, port: settings.configuration.port)
         if let refusal = Authorization.refusal(settings: settings, isLoopback: address.isLoopback) {
-            Log.info("refusing to start: \(refusal)")
+            Log.error("refusing to start: \(refusal)")
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
@@ -30,14 +30,15 @@ struct App {
         do {
             try server.start()
         } catch {
-            Log.info("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
+            Log.error("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
             throw ExitCode(1)
         }
         hub.startSweeper()
         Log.info("list-server ready at \(server.url)")
         var signal = signals.wait()
         while signal == SIGHUP {
-            Log.info(context.authorization.reload())
+            let (level, message) = context.authorization.reload()
+            Log.log(level, message)
             signal = signals.wait()
         }
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
@@ -61,7 +62,7 @@ struct App {
             store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
-            Log.info("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
+            Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
             throw ExitCode(1)
         }
         // A store shared with other instances is compared with the cache every second, so a

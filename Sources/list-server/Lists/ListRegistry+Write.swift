@@ -1,3 +1,4 @@
+import Foundation
 import ListModel
 import ListStore
 
@@ -94,6 +95,7 @@ extension ListRegistry {
                     } catch let conflict as VersionConflict {
                         conflicts += 1
                         guard conflicts < Self.maxConflicts else { throw RegistryError.contended(id: id) }
+                        Self.backOff(afterConflicts: conflicts)
                         _ = try catchUp(entry, id: id, committed: conflict.stored)
                     } catch let error where Self.isRefusal(error) && !consulted {
                         consulted = true
@@ -104,6 +106,14 @@ extension ListRegistry {
             }
             if let result { return result }
         }
+    }
+
+    /// After a few lost races for the same write, waits a random while (up to 0.25 ms per
+    /// conflict, at most 4 ms) so that writers on other instances finish and this one can win;
+    /// without it a loaded machine could see one writer lose all `maxConflicts` races.
+    private static func backOff(afterConflicts conflicts: Int) {
+        guard conflicts >= 4 else { return }
+        usleep(UInt32(Int.random(in: 0...min(conflicts, 16)) * 250))
     }
 
     /// Whether `error` is a write's refusal (which a newer version might not make) rather than

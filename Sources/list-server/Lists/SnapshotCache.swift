@@ -1,15 +1,15 @@
-import HTTPServer
 import Synchronization
 
-/// Bytes computed from one snapshot and reused until the next version: the serialized
-/// document (GET JSON, `view=json` resets), the answer of a GET of the document, and the first
-/// HTML pages' answers (GET of a list page). A snapshot never changes, so nothing here is ever
-/// stale. The answers are `PreparedResponse`s, which also keep their gzip form once made.
+/// Values computed from one snapshot and reused until the next version: the serialized
+/// document (GET JSON, `view=json` resets), and whatever answers the routes build from it once
+/// (the document's answer, the first HTML pages'), kept as the objects the routes make (a
+/// class instance, so reading one back is a cheap class cast). A snapshot
+/// never changes, so nothing here is ever stale.
 final class SnapshotCache: Sendable {
     private struct Storage {
         var documentJSON: [UInt8]?
-        var documentAnswer: PreparedResponse?
-        var firstPages: [Int: PreparedResponse] = [:]
+        var documentAnswer: (any AnyObject & Sendable)?
+        var firstPages: [Int: any AnyObject & Sendable] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -30,22 +30,26 @@ final class SnapshotCache: Sendable {
         }
     }
 
-    /// The complete answer of `GET /lists/{id}` as JSON, built once.
-    func documentAnswer(_ make: () throws -> Response) throws -> PreparedResponse {
-        if let prepared = storage.withLock({ $0.documentAnswer }) { return prepared }
-        let prepared = try PreparedResponse(make())
-        storage.withLock { $0.documentAnswer = $0.documentAnswer ?? prepared }
-        return prepared
+    /// The answer of a read of the whole document, made once (the first one kept when two
+    /// readers make it together).
+    func documentAnswer<Answer: AnyObject & Sendable>(_ make: () throws -> Answer) rethrows -> Answer {
+        if let kept = storage.withLock({ $0.documentAnswer }) as? Answer { return kept }
+        let made = try make()
+        return storage.withLock { storage in
+            if let kept = storage.documentAnswer as? Answer { return kept }
+            storage.documentAnswer = made
+            return made
+        }
     }
 
-    /// The complete answer for the HTML page of the first `limit` rows, built once per limit
-    /// (status, headers and bytes, handed to libmicrohttpd as they are).
-    func firstPage(limit: Int, _ make: () throws -> Response) throws -> PreparedResponse {
-        if let prepared = storage.withLock({ $0.firstPages[limit] }) { return prepared }
-        let prepared = try PreparedResponse(make())
+    /// The answer for the page of the first `limit` rows, made once per limit for up to
+    /// `maxPages` limits (others are made every time).
+    func firstPage<Answer: AnyObject & Sendable>(limit: Int, _ make: () throws -> Answer) rethrows -> Answer {
+        if let kept = storage.withLock({ $0.firstPages[limit] }) as? Answer { return kept }
+        let made = try make()
         storage.withLock { storage in
-            if storage.firstPages.count < Self.maxPages { storage.firstPages[limit] = prepared }
+            if storage.firstPages.count < Self.maxPages { storage.firstPages[limit] = made }
         }
-        return prepared
+        return made
     }
 }

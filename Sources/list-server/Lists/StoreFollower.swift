@@ -63,7 +63,7 @@ final class StoreFollower: Sendable {
             if failing.exchange(false, ordering: .relaxed) { Log.info("store reachable again: reconciling") }
             enqueue(registry.outdated(comparedWith: versions))
         } catch {
-            if !failing.exchange(true, ordering: .relaxed) { Log.info("cannot compare versions with the store: \(error)") }
+            if !failing.exchange(true, ordering: .relaxed) { Log.warning("cannot compare versions with the store: \(error)") }
         }
     }
 
@@ -92,7 +92,7 @@ final class StoreFollower: Sendable {
             try registry.catchUp(id: id, to: version)
         } catch {
             // The next reconciliation finds it again.
-            if !failing.load(ordering: .relaxed) { Log.info("cannot catch up list \(id): \(error)") }
+            if !failing.load(ordering: .relaxed) { Log.warning("cannot catch up list \(id): \(error)") }
         }
     }
 }

@@ -67,9 +67,11 @@ final class LiveChannel: Sendable {
     /// The documents of resets, shared by every subscriber that gets the same one (its own lock).
     let resetDocuments = ResetDocumentCache()
 
-    init(listID: String, current: ListSnapshot) {
+    /// - Parameter openedAt: monotonic nanoseconds; the channel is idle from then until its first
+    ///   subscriber registers (one opened ahead of a subscriber that never came closes too).
+    init(listID: String, current: ListSnapshot, openedAt: UInt64) {
         self.listID = listID
-        state = Mutex(State(current: current))
+        state = Mutex(State(current: current, idleSince: openedAt))
     }
 }
 

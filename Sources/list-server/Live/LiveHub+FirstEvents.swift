@@ -78,7 +78,9 @@ extension LiveHub {
             guard change.version == (steps.last?.version ?? since) + 1 else { return nil }
             steps.append(.logged(change))
         }
-        guard let reached = steps.last?.version else { return nil }
+        // With no logged change past `since` (the log was read before the writes that came
+        // since), the channel's own versions carry the client from `since` itself.
+        let reached = steps.last?.version ?? since
         if reached == state.current.version { return steps }
         guard let index = state.recent.firstIndex(where: { $0.snapshot.version == reached }),
               let kept = keptSteps(from: index, state: state) else { return nil }

@@ -5,10 +5,10 @@ extension LiveHub {
     /// Grows a windowed subscription (`view=html`, or `view=json` with `limit`/`until`) by
     /// `extra` rows; the rows reach the client as `add` operations in its stream. Returns how
     /// many rows the window holds and whether more remain. Holds the list's channel lock only.
-    /// - Throws: 404 for an unknown subscription of this list, 409 for a whole-document
-    ///   `view=json` one (it has no window).
+    /// - Throws: `SubscriptionError.unknown` for an unknown subscription of this list,
+    ///   `.noWindow` for a whole-document `view=json` one (it has no window).
     func extend(subscription id: String, listID: String, by extra: Int) throws -> (rows: Int, more: Bool) {
-        let unknown = HTTPError(.notFound, "There is no open subscription \"\(id)\" on list \"\(listID)\".")
+        let unknown = SubscriptionError.unknown(id: id, listID: listID)
         guard let channel = directory.withLock({ $0.channelOfSubscription[id] }), channel.listID == listID else {
             throw unknown
         }
@@ -22,7 +22,7 @@ extension LiveHub {
             let more: Bool
             switch subscriber.view {
             case .json:
-                throw HTTPError(.conflict, "This subscription has the whole document; open it with limit or until to get a window to extend.")
+                throw SubscriptionError.noWindow
             case .jsonWindow:
                 let before = state.currentJSONView(window)
                 let after = JSONWindowView(snapshot: current, window: grown)

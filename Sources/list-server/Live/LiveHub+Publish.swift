@@ -137,7 +137,7 @@ extension LiveHub {
     func markStale(_ subscriber: Subscriber) {
         guard !subscriber.stale else { return }
         subscriber.stale = true
-        subscriber.staleSince = monotonicNow()
+        subscriber.staleSince = monotonicNanoseconds()
         directory.withLock { $0.staleCount += 1 }
     }
 
@@ -148,6 +148,3 @@ extension LiveHub {
         if subscriber.stale { directory.staleCount -= 1 }
     }
 }
-
-/// Monotonic time in nanoseconds.
-func monotonicNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -119,7 +119,7 @@ extension LiveHub {
         channel.state.withLock { state in
             guard let subscriber = state.subscribers.removeValue(forKey: id) else { return }
             directory.withLock { forget(subscriber, directory: &$0) }
-            if state.subscribers.isEmpty { state.idleSince = monotonicNow() }
+            if state.subscribers.isEmpty { state.idleSince = monotonicNanoseconds() }
         }
     }
 }

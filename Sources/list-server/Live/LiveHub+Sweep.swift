@@ -48,7 +48,7 @@ extension LiveHub {
         return channel.state.withLock { state in
             publishPending(on: channel, state: &state)
             guard !state.closed else { return nil }
-            let now = monotonicNow()
+            let now = monotonicNanoseconds()
             if state.subscribers.isEmpty, let idleSince = state.idleSince, now - idleSince > idleLimit {
                 state.closed = true
                 remove(channel)

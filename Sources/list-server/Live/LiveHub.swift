@@ -81,10 +81,17 @@ final class LiveHub: Sendable {
         directory.withLock { directory in
             if let channel = directory.channels[listID] { return channel }
             guard let snapshot = directory.lists[listID] else { return nil }
-            let channel = LiveChannel(listID: listID, current: snapshot)
+            let channel = LiveChannel(listID: listID, current: snapshot, openedAt: monotonicNanoseconds())
             directory.channels[listID] = channel
             return channel
         }
+    }
+
+    /// Opens `listID`'s channel ahead of a resuming subscriber, so that every version committed
+    /// from now on is kept (`recent`) until the subscriber has started. An opened channel with no
+    /// subscriber closes after `idleChannelSeconds` like any idle one.
+    func keepVersionsForResume(of listID: String) {
+        _ = channel(for: listID)
     }
 
     /// Takes a channel out of the directory; called under the channel's lock as it closes.

@@ -16,13 +16,18 @@ enum EventRoutes {
         let id = try ListID.validated(request.parameter("id"))
         try context.authorization.requireRead(request, list: id)
         var subscribe = try subscribeRequest(request, listID: id)
+        if subscribe.view == .json, subscribe.since != nil {
+            // Before the change log is read: the versions committed between that read and the
+            // stream's start are then kept by the channel, and the resume needs no reset.
+            context.hub.keepVersionsForResume(of: id)
+        }
         guard var snapshot = context.registry.find(id: id) else {
             throw HTTPError(.notFound, "There is no list \"\(id)\".")
         }
         if let since = subscribe.since, since > snapshot.version {
             // The client saw a newer version (on another instance): catch up first, so that the
             // stream never takes it back.
-            try APIError.mapping { try context.registry.catchUp(id: id) }
+            try context.registry.catchUp(id: id)
             guard let caughtUp = context.registry.snapshot(id: id) else {
                 throw HTTPError(.notFound, "There is no list \"\(id)\".")
             }
@@ -63,7 +68,7 @@ enum EventRoutes {
             }
             window = .limit(count)
         case (nil, let until?):
-            window = .until(try APIError.mapping { try Cursor(decoding: until) })
+            window = .until(try Cursor(decoding: until))
         case (nil, nil):
             window = .limit(PageQuery.defaultLimit)
         default:

@@ -1,5 +1,5 @@
-import Dispatch
 import HTTPServer
+import ListStore
 import Synchronization
 
 /// `GET /healthz`: "ok" while the server can serve and its store takes writes; 503 otherwise.
@@ -13,10 +13,10 @@ enum HealthRoutes {
             // A write that found no room counts at once, not at the next probe.
             if context.registry.storeIsOutOfRoom {
                 throw HTTPError(.serviceUnavailable, "The store's disk has no room left for writes; deleting lists frees some.",
-                                headers: ["Retry-After": "\(APIError.retryAfterSeconds)"])
+                                headers: ["Retry-After": "\(StoreError.retryAfterSeconds)"])
             }
             if let failure = check.failure() {
-                Log.info("health check: the store cannot take writes: \(failure)")
+                Log.warning("health check: the store cannot take writes: \(failure)")
                 throw HTTPError(.serviceUnavailable, "The store cannot take writes; the cause is in the server's log.")
             }
             return .text("ok\n")
@@ -43,7 +43,7 @@ final class HealthCheck: Sendable {
 
     /// The probe's failure, or nil when it passed; probes again once the interval has passed.
     func failure() -> String? {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = monotonicNanoseconds()
         return outcome.withLock { outcome in
             if outcome.checked && now - outcome.checkedAt < intervalNanoseconds { return outcome.failure }
             do {

@@ -36,15 +36,13 @@ enum ListRoutes {
     static func put(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: "application/json")
         let (id, precondition) = (write.id, write.precondition)
-        return try APIError.mapping {
-            let document = try ListDocument(json: JSONValue(parsing: request.body), limits: context.documentLimits)
-            var created = false
-            let snapshot = try context.registry.write(id: id, precondition: precondition, mayCreate: true) { old in
-                created = old == nil
-                return document
-            }
-            return WriteAnswer.response(snapshot, status: created ? .created : .ok)
+        let document = try ListDocument(json: JSONValue(parsing: request.body), limits: context.documentLimits)
+        var created = false
+        let snapshot = try context.registry.write(id: id, precondition: precondition, mayCreate: true) { old in
+            created = old == nil
+            return document
         }
+        return WriteAnswer.response(snapshot, status: created ? .created : .ok)
     }
 
     /// `GET /lists/{id}`: the document for `Accept: application/json`, else the HTML page.
@@ -63,7 +61,7 @@ enum ListRoutes {
                 response.headers["ETag"] = etag
                 response.headers["Vary"] = "Accept"
                 response.headers["Cache-Control"] = "no-cache"
-                return response
+                return try PreparedResponse(response)
             })
         }
         return try PageRoutes.htmlPage(request, snapshot, context, viewKey: viewKey)
@@ -77,22 +75,18 @@ enum ListRoutes {
     static func patch(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: "application/json-patch+json")
         let (id, precondition) = (write.id, write.precondition)
-        return try APIError.mapping {
-            let patch = try JSONPatch(parsing: request.body)
-            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
-                try list.applying(patch, limits: context.documentLimits)
-            }
-            return WriteAnswer.response(snapshot)
+        let patch = try JSONPatch(parsing: request.body)
+        let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+            try list.applying(patch, limits: context.documentLimits)
         }
+        return WriteAnswer.response(snapshot)
     }
 
     /// `DELETE /lists/{id}`: 204; subscribers get `event: deleted`.
     static func delete(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: nil)
         let (id, precondition) = (write.id, write.precondition)
-        return try APIError.mapping {
-            try context.registry.delete(id: id, precondition: precondition)
-            return Response(status: .noContent)
-        }
+        try context.registry.delete(id: id, precondition: precondition)
+        return Response(status: .noContent)
     }
 }

@@ -29,7 +29,10 @@ enum PageRoutes {
             return response
         }
         // The first page of a version is what every visitor gets: build its answer once.
-        if query.after == nil && viewKey == nil { return Response(prepared: try snapshot.cache.firstPage(limit: query.limit, render)) }
+        // A `PreparedResponse` also keeps its gzip form once made.
+        if query.after == nil && viewKey == nil {
+            return Response(prepared: try snapshot.cache.firstPage(limit: query.limit) { try PreparedResponse(render()) })
+        }
         return render()
     }
 

@@ -16,16 +16,14 @@ enum RowRoutes {
         let (id, precondition) = (write.id, write.precondition)
         let sectionKey = try request.parameter("section")
         let position = try insertPosition(request)
-        return try APIError.mapping {
-            let json = try JSONValue(parsing: request.body)
-            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
-                let rows = try rowsProblem { try Row.rows(json: json, columns: list.document.columns) }
-                let edit = try list.insertingRows(rows, inSection: sectionKey, at: position)
-                try requireRowLimit(edit.list.document, context)
-                return edit
-            }
-            return WriteAnswer.response(snapshot)
+        let json = try JSONValue(parsing: request.body)
+        let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+            let rows = try rowsProblem { try Row.rows(json: json, columns: list.document.columns) }
+            let edit = try list.insertingRows(rows, inSection: sectionKey, at: position)
+            try requireRowLimit(edit.list.document, context)
+            return edit
         }
+        return WriteAnswer.response(snapshot)
     }
 
     /// `PUT …/rows/{row}`: replaces that row in place. The body's `key` may be left out; if
@@ -34,20 +32,18 @@ enum RowRoutes {
         let write = try WriteRequest(request, context, body: "application/json")
         let (id, precondition) = (write.id, write.precondition)
         let rowKey = try request.parameter("row")
-        return try APIError.mapping {
-            guard case .object(var object) = try JSONValue(parsing: request.body) else {
-                throw HTTPError(.unprocessableContent, "The body must be a row object.")
-            }
-            if let key = object["key"], key != .string(rowKey) {
-                throw HTTPError(.unprocessableContent, "/key: the body names row \(key.serializedText), but the URL names \"\(rowKey)\".")
-            }
-            object["key"] = .string(rowKey)
-            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
-                let row = try rowsProblem { try Row(json: .object(object), columns: list.document.columns) }
-                return try list.replacingRow(row)
-            }
-            return WriteAnswer.response(snapshot)
+        guard case .object(var object) = try JSONValue(parsing: request.body) else {
+            throw HTTPError(.unprocessableContent, "The body must be a row object.")
         }
+        if let key = object["key"], key != .string(rowKey) {
+            throw HTTPError(.unprocessableContent, "/key: the body names row \(key.serializedText), but the URL names \"\(rowKey)\".")
+        }
+        object["key"] = .string(rowKey)
+        let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+            let row = try rowsProblem { try Row(json: .object(object), columns: list.document.columns) }
+            return try list.replacingRow(row)
+        }
+        return WriteAnswer.response(snapshot)
     }
 
     /// `DELETE …/rows/{row}`: 204 with the new version in `ETag`.
@@ -55,12 +51,10 @@ enum RowRoutes {
         let write = try WriteRequest(request, context, body: nil)
         let (id, precondition) = (write.id, write.precondition)
         let rowKey = try request.parameter("row")
-        return try APIError.mapping {
-            let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
-                try list.removingRow(key: rowKey)
-            }
-            return WriteAnswer.response(snapshot, status: .noContent)
+        let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in
+            try list.removingRow(key: rowKey)
         }
+        return WriteAnswer.response(snapshot, status: .noContent)
     }
 
     /// `before` or `after` from the query; both at once is a 400.
@@ -88,9 +82,4 @@ enum RowRoutes {
             throw HTTPError(.unprocessableContent, "The list may hold at most \(limit) rows.")
         }
     }
-}
-
-extension JSONValue {
-    /// The value as compact JSON text, for messages.
-    var serializedText: String { String(decoding: serialized(), as: UTF8.self) }
 }

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 
 /// Writes `count` random patch cases as JSON lines (see main.swift).
 func emitPatchCases(seed: UInt64, count: Int) {

@@ -16,7 +16,8 @@
 // lists under random edit scripts (moves within and across sections, section reorders, …).
 
 import Foundation
-@_spi(Testing) import ListModel
+import ListModel
+import ListModelTesting
 
 var arguments = CommandLine.arguments
 let patches = arguments.count == 4 && arguments[1] == "patches"

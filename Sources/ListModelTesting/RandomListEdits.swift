@@ -1,11 +1,12 @@
-// Test utility, not part of the library's API: reached only through `@_spi(Testing) import
-// ListModel`. The diff's property tests, the `diff-corpus` tool (differential test against
-// Python's jsonpatch) and the `diff` benchmark all draw their documents and edits from here,
-// so there is one generator to trust. It lives in the library because an executable cannot
-// `@testable import` in release builds; SPI keeps it out of the public interface.
+import ListModel
+
+// Test support, outside the library (as swift-nio's NIOTestUtils, hummingbird's
+// HummingbirdTesting): the model's tests, the server's tests, the `diff-corpus` tool
+// (differential test against Python's jsonpatch) and the benchmarks all draw their documents
+// and edits from here, so there is one generator to trust. It uses ListModel's public API only,
+// and ListModel does not ship it.
 
 /// A small, fast, seedable random number generator (SplitMix64), for reproducible cases.
-@_spi(Testing)
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -24,7 +25,6 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 ///
 /// Documents are valid (unique keys, cells that fit their columns). Keys are fresh per
 /// generator, so a new row or section never reuses a key that existed before.
-@_spi(Testing)
 public struct RandomListEdits {
     /// The random source; the same seed gives the same documents and edits.
     public var random: SplitMix64
@@ -54,7 +54,7 @@ public struct RandomListEdits {
     /// A section with a fresh key and `rows` fresh rows.
     public mutating func section(rows: Int) -> Section {
         var section = Section(key: "s\(freshKey())", header: maybe(text()), footer: maybe(text()))
-        section.rows = (0..<rows).map { _ in row() }
+        section.rows = ChunkedArray((0..<rows).map { _ in row() })
         return section
     }
 

@@ -1,7 +1,8 @@
+import ListModel
+
 // Random RFC 6902 patches of list documents, for the differential test of
 // `IndexedList.applying(_:)` against applying to the whole document (test utility; SPI).
 
-@_spi(Testing)
 extension RandomListEdits {
     /// A random patch of `document`: 1 to `maxOperations` operations of every kind, on rows,
     /// cells, sections, the list's members and the document itself, drawn against the document

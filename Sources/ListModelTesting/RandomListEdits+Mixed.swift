@@ -1,6 +1,7 @@
+import ListModel
+
 // Bulk mixed edits of large lists, for the diff benchmark (test utility; see RandomListEdits.swift).
 
-@_spi(Testing)
 extension RandomListEdits {
     /// The result of ``mixedEdits(_:deletes:inserts:moves:updates:)``.
     public struct MixedEdit {
@@ -49,7 +50,7 @@ extension RandomListEdits {
                 }
                 flat += 1
             }
-            edited.sections[sectionIndex].rows = kept
+            edited.sections[sectionIndex].rows = ChunkedArray(kept)
         }
         for _ in 0..<insertCount {
             travellers.append((Int.random(in: 0..<sectionCount, using: &random), row(columns: document.columns)))
@@ -75,7 +76,7 @@ extension RandomListEdits {
                 merged.append(row)
             }
             merged.append(contentsOf: stayers[next...])
-            edited.sections[sectionIndex].rows = merged
+            edited.sections[sectionIndex].rows = ChunkedArray(merged)
         }
         return MixedEdit(document: edited, movesMade: moveCount)
     }

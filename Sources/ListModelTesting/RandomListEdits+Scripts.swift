@@ -1,6 +1,7 @@
+import ListModel
+
 // Random edit scripts (test utility; see RandomListEdits.swift).
 
-@_spi(Testing)
 extension RandomListEdits {
     /// `document` after `count` random edits: row inserts, deletes, moves within and across
     /// sections, section inserts, deletes, moves and renames, and edits of cells, styles, links,
