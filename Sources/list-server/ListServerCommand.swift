@@ -110,7 +110,7 @@ struct ListServerCommand: ParsableCommand {
         valueName: "count"))
     var maxConnectionsPerAddress: Int?
 
-    @Option(help: ArgumentHelp("Most connections open at once (streams included); more wait to be accepted. At most the open-file limit.",
+    @Option(help: ArgumentHelp("Most connections open at once (streams included); more are closed as they arrive. At most the open-file limit.",
                                valueName: "count"))
     var maxConnections = 20_000
 
