@@ -3,14 +3,21 @@
 // whole-document path PATCH took before (`patch.apply(to: document.json)`, `ListDocument(json:)`,
 // `IndexedList.updated(to:)`, `JSONPatch(from:to:)`). PUT is parse + validate + re-index + diff of
 // the whole body with one row changed, next to parsing that body alone.
+//
+// Small writes take tens of microseconds, so they are timed in batches (`batchedThreadCPUSeconds`:
+// the median of 31 batches of >= 5 ms each, per run); `patches-small` prints only them, for
+// `scripts/bench/small_writes.sh`, which runs it in several processes and reports min / median.
 
 import ListModel
 
 func runPatchBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000]) }
 
-/// `list-bench patches-profile`: only the small writes at 1M rows, 50 times as many runs (for
-/// `perf record`).
-func runPatchProfile() { runPatchBenchmarks(sizes: [1_000_000], wholePath: false, repeats: 50) }
+/// `list-bench patches-small`: the small writes only (no whole path, no PUT).
+func runSmallWriteBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000], wholePath: false) }
+
+/// `list-bench patches-profile`: only the small writes at 1M rows, timed for about 30 times as
+/// long (for `perf record`).
+func runPatchProfile() { runPatchBenchmarks(sizes: [1_000_000], wholePath: false, repeats: 30) }
 
 func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) {
     var medians: [String: [Double]] = [:]
@@ -19,11 +26,13 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
         if medians[name] == nil { order.append(name) }
         medians[name, default: []].append(seconds)
     }
+    func recordSmall(_ name: String, _ body: () -> Void) {
+        record(name, batchedThreadCPUSeconds(samples: 31 * repeats, body).median)
+    }
     for rows in sizes {
         let document = writeBenchDocument(sections: 10, rows: rows)
         let list = IndexedList(document: document)
         let perSection = rows / 10
-        let iterations = (rows >= 1_000_000 ? 11 : rows >= 100_000 ? 31 : 201) * repeats
         let wholeIterations = rows >= 1_000_000 ? 3 : rows >= 100_000 ? 5 : 51
         func pointer(_ tokens: String...) -> JSONPointer { JSONPointer(tokens: tokens) }
         let middle = String(perSection / 2)
@@ -39,11 +48,11 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
             ("move PATCH", JSONPatch(operations: [.move(from: pointer("sections", "3", "rows", middle),
                                                        path: pointer("sections", "6", "rows", "1"))])),
         ]
-        record("one-row replace", medianThreadCPUSeconds(iterations: iterations) { blackHole(try! list.replacingRow(replaced)) })
-        record("delete + re-insert", medianThreadCPUSeconds(iterations: iterations) {
+        recordSmall("one-row replace") { blackHole(try! list.replacingRow(replaced)) }
+        recordSmall("delete + re-insert") {
             let removed = try! list.removingRow(key: victim.key).list
             blackHole(try! removed.insertingRows([victim], inSection: "s9", at: .end))
-        })
+        }
         // The same write in a sequence of versions, each made from the one before, after rows / 512
         // others at random rows: what the row key → order key map's overlay costs once it has grown.
         var chained = list
@@ -57,9 +66,9 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
             chained = try! removed.insertingRows([row], inSection: section, at: .end).list
         }
         for _ in 0..<rows / 512 { chainedWrite() }
-        record("delete + re-insert, chained", medianThreadCPUSeconds(iterations: iterations) { chainedWrite() })
+        recordSmall("delete + re-insert, chained") { chainedWrite() }
         for (name, patch) in patches {
-            record(name, medianThreadCPUSeconds(iterations: iterations) { blackHole(try! list.applying(patch)) })
+            recordSmall(name) { blackHole(try! list.applying(patch)) }
             guard wholePath else { continue }
             record(name + ", whole path (before)", medianThreadCPUSeconds(iterations: wholeIterations) {
                 let new = try! ListDocument(json: try! patch.apply(to: list.document.json))
@@ -77,12 +86,12 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
         record("PUT: parse alone", medianThreadCPUSeconds(iterations: wholeIterations) { blackHole(try! JSONValue(parsing: body)) })
     }
     print("  thread CPU medians; 10 sections, 4 cells a row")
-    print("  " + "write".padding(toLength: 34, withPad: " ", startingAt: 0)
+    print("  " + "write".padding(toLength: 38, withPad: " ", startingAt: 0)
           + sizes.map { "\($0) rows".leftPad(14) }.joined() + "  1M / 1k")
     for name in order {
         let values = medians[name]!
-        print("  " + name.padding(toLength: 34, withPad: " ", startingAt: 0) + values.map { ms($0).leftPad(14) }.joined()
-              + (values.count > 1 ? String(format: "  %.1fx", values[values.count - 1] / values[0]) : ""))
+        print("  " + name.padding(toLength: 38, withPad: " ", startingAt: 0) + values.map { msPrecise($0).leftPad(14) }.joined()
+              + (values.count > 1 ? String(format: "  %.2fx", values[values.count - 1] / values[0]) : ""))
     }
 }
 

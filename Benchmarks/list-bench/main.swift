@@ -9,6 +9,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("writes", runWriteBenchmarks),
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
+    ("patches-small", runSmallWriteBenchmarks),
     ("patches-profile", runPatchProfile),
     ("put", runPutBenchmarks),
     ("memory", runMemoryBenchmarks),
