@@ -70,33 +70,10 @@ extension HTMLWriter {
     @inline(__always)
     mutating func builtInCell(present value: borrowing CellValue) {
         switch value {
-        case .text(let string):
-            text(string)
-        case .number(let number):
-            appendNumber(number)
-        case .link(let label, let href):
-            if HTMLWriter.isSafeURL(href) {
-                raw("<a href=\"")
-                escape(href)
-                raw("\">")
-                text(label)
-                raw("</a>")
-            } else {
-                text(label)
-            }
-        case .image(let src, let alt, let width, let height):
-            guard HTMLWriter.isSafeURL(src) else {
-                text(alt)
-                return
-            }
-            raw("<img src=\"")
-            escape(src)
-            raw("\" alt=\"")
-            escape(alt)
-            raw("\"")
-            if let width { dimension("width", width) }
-            if let height { dimension("height", height) }
-            raw(" loading=\"lazy\" decoding=\"async\">")
+        case .text(let string): text(string)
+        case .number(let number): appendNumber(number)
+        case .link(let label, let href): linkCell(label: label, href: href)
+        case .image(let src, let alt, let width, let height): imageCell(src: src, alt: alt, width: width, height: height)
         }
     }
 
@@ -104,34 +81,37 @@ extension HTMLWriter {
     @inline(__always)
     mutating func builtInCell(packed value: PackedValue) {
         switch value {
-        case .text(let text):
-            escapeBytes(text)
-        case .number(let number):
-            appendNumber(number)
-        case .link(let label, let href):
-            if HTMLWriter.isSafeURL(utf8: href) {
-                raw("<a href=\"")
-                escapeBytes(href)
-                raw("\">")
-                escapeBytes(label)
-                raw("</a>")
-            } else {
-                escapeBytes(label)
-            }
-        case .image(let src, let alt, let width, let height):
-            guard HTMLWriter.isSafeURL(utf8: src) else {
-                escapeBytes(alt)
-                return
-            }
-            raw("<img src=\"")
-            escapeBytes(src)
-            raw("\" alt=\"")
-            escapeBytes(alt)
-            raw("\"")
-            if let width { dimension("width", width) }
-            if let height { dimension("height", height) }
-            raw(" loading=\"lazy\" decoding=\"async\">")
+        case .text(let text): escapeBytes(text)
+        case .number(let number): appendNumber(number)
+        case .link(let label, let href): linkCell(label: label, href: href)
+        case .image(let src, let alt, let width, let height): imageCell(src: src, alt: alt, width: width, height: height)
         }
+    }
+
+    /// A link cell: `<a href>`, or the label alone when the URL is unsafe.
+    @inline(__always)
+    private mutating func linkCell<Text: CellText>(label: Text, href: Text) {
+        guard href.isSafeURL else { return label.escape(into: &self) }
+        raw("<a href=\"")
+        href.escape(into: &self)
+        raw("\">")
+        label.escape(into: &self)
+        raw("</a>")
+    }
+
+    /// An image cell: `<img src alt loading="lazy" decoding="async">` with the dimensions known,
+    /// or the alt text alone when the URL is unsafe.
+    @inline(__always)
+    private mutating func imageCell<Text: CellText>(src: Text, alt: Text, width: Double?, height: Double?) {
+        guard src.isSafeURL else { return alt.escape(into: &self) }
+        raw("<img src=\"")
+        src.escape(into: &self)
+        raw("\" alt=\"")
+        alt.escape(into: &self)
+        raw("\"")
+        if let width { dimension("width", width) }
+        if let height { dimension("height", height) }
+        raw(" loading=\"lazy\" decoding=\"async\">")
     }
 
     /// Appends ` name="N"` for an image dimension: integers without a fraction, no grouping.
@@ -147,4 +127,23 @@ extension HTMLWriter {
         }
         raw("\"")
     }
+}
+
+/// A cell's string as the built-in renderers read it: a `CellValue`'s `String`, or a packed
+/// cell's UTF-8 bytes read in place; the link and image markup is written once for both.
+protocol CellText {
+    /// `HTMLWriter.isSafeURL` of the text taken as a URL.
+    var isSafeURL: Bool { get }
+    /// Appends the text escaped.
+    func escape(into out: inout HTMLWriter)
+}
+
+extension String: CellText {
+    var isSafeURL: Bool { HTMLWriter.isSafeURL(self) }
+    @inline(__always) func escape(into out: inout HTMLWriter) { out.escape(self) }
+}
+
+extension UnsafeBufferPointer<UInt8>: CellText {
+    var isSafeURL: Bool { HTMLWriter.isSafeURL(utf8: self) }
+    @inline(__always) func escape(into out: inout HTMLWriter) { out.escapeBytes(self) }
 }
