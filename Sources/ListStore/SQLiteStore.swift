@@ -86,9 +86,13 @@ public final class SQLiteStore: Store {
     public func loadAll() throws -> [StoredList] {
         try reading { db in
             var lists: [StoredList] = []
-            let listQuery = try db.statement("SELECT id, version, meta FROM lists ORDER BY id")
+            let listQuery = try db.statement(
+                "SELECT lists.id, lists.version, lists.meta, tombstones.version FROM lists "
+                    + "LEFT JOIN tombstones ON tombstones.id = lists.id ORDER BY lists.id")
             while try listQuery.step() {
-                lists.append(StoredList(id: listQuery.text(0), version: listQuery.int(1), meta: listQuery.blob(2), rows: []))
+                let deletedAt = listQuery.int(3)
+                lists.append(StoredList(id: listQuery.text(0), version: listQuery.int(1), meta: listQuery.blob(2), rows: [],
+                                        deletedAt: deletedAt > 0 ? deletedAt : nil))
             }
             listQuery.reset()
             for index in lists.indices { lists[index].rows = try Self.rows(of: lists[index].id, db) }
@@ -98,13 +102,18 @@ public final class SQLiteStore: Store {
 
     public func load(id: String) throws -> StoredList? {
         try reading { db in
-            let query = try db.statement("SELECT version, meta FROM lists WHERE id = ?")
+            let query = try db.statement("""
+                SELECT lists.version, lists.meta, tombstones.version FROM lists
+                LEFT JOIN tombstones ON tombstones.id = lists.id WHERE lists.id = ?
+                """)
             try query.bind(id)
             guard try query.step() else {
                 query.reset()
                 return nil
             }
-            var list = StoredList(id: id, version: query.int(0), meta: query.blob(1), rows: [])
+            let deletedAt = query.int(2)
+            var list = StoredList(id: id, version: query.int(0), meta: query.blob(1), rows: [],
+                                  deletedAt: deletedAt > 0 ? deletedAt : nil)
             query.reset()
             list.rows = try Self.rows(of: id, db)
             return list
@@ -148,9 +157,6 @@ public final class SQLiteStore: Store {
                     try upsertRow.bind(write.id, row.key, row.section, row.orderKey, row.body)
                     try upsertRow.run()
                 }
-                let clearTombstone = try db.statement("DELETE FROM tombstones WHERE id = ?")
-                try clearTombstone.bind(write.id)
-                try clearTombstone.run()
                 let logChange = try db.statement("INSERT INTO changes (list_id, version, patch, order_keys) VALUES (?, ?, ?, ?)")
                 try logChange.bind(write.id, write.version, write.patch, StoredOrderKey.encode(write.loggedOrderKeys))
                 try logChange.run()
@@ -190,7 +196,8 @@ public final class SQLiteStore: Store {
             let lists = try db.statement("SELECT id, version FROM lists")
             while try lists.step() { versions.lists[lists.text(0)] = lists.int(1) }
             lists.reset()
-            let tombstones = try db.statement("SELECT id, version FROM tombstones")
+            let tombstones = try db.statement(
+                "SELECT id, version FROM tombstones WHERE id NOT IN (SELECT id FROM lists)")
             while try tombstones.step() { versions.tombstones[tombstones.text(0)] = tombstones.int(1) }
             tombstones.reset()
             return versions

@@ -7,12 +7,17 @@ public struct StoredList: Sendable, Equatable {
     public var meta: [UInt8]
     /// The rows in document order (ascending order key).
     public var rows: [StoredRow]
+    /// When a list of this id was deleted before this one was created (the deletion's version),
+    /// else nil: an instance holding a version older than that holds the deleted list, whose
+    /// subscribers must be told it is gone rather than be patched into this one.
+    public var deletedAt: Int?
 
-    public init(id: String, version: Int, meta: [UInt8], rows: [StoredRow]) {
+    public init(id: String, version: Int, meta: [UInt8], rows: [StoredRow], deletedAt: Int? = nil) {
         self.id = id
         self.version = version
         self.meta = meta
         self.rows = rows
+        self.deletedAt = deletedAt
     }
 }
 

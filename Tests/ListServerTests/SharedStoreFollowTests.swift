@@ -136,18 +136,31 @@ struct SharedStoreFollowTests {
         }
     }
 
-    @Test func aListDeletedAndCreatedAgainElsewhereReachesTheOldListsSubscribersAsTheNewDocument() throws {
+    /// The old list's subscribers are told it is gone (API.md: `DELETE` ends the stream), not
+    /// patched into the new list, whether the instance heard only of the newest version or found
+    /// it by reconciliation; readers and new subscribers then get the new list.
+    @Test(arguments: [false, true])
+    func aListDeletedAndCreatedAgainElsewhereIsDeletedForTheOldListsSubscribers(byReconciliation: Bool) throws {
         try withSharedStore(instances: 2) { instances in
             let (a, b) = (instances[0], instances[1])
             try a.client.put("/lists/l", json: Self.document)
             let json = try b.subscribe("l", view: .json)
+            let html = try b.subscribe("l", view: .html)
             #expect(try a.client.send(.delete, "/lists/l").status == 204)
             try a.client.put("/lists/l", json: #"{"title": "Again", "columns": [{"key": "name"}], "sections": []}"#)
-            b.notify("l", 3)
+            if byReconciliation { b.reconcile() } else { b.notify("l", 3) }
             try b.pump(json)
-            // b heard only of the newest version: the list it held is replaced by the new one.
-            #expect(json.doc == (try a.document("l"))?.json)
-            #expect(json.version == 3)
+            try b.pump(html)
+            #expect(json.deleted, "the old list's json stream is told it was deleted")
+            #expect(html.deleted, "the old list's html stream is told it was deleted")
+            #expect(json.version == 1, "no patch into the new list")
+            let again = try #require(try b.document("l"))
+            #expect(again.version == 3)
+            #expect(again.json == (try a.document("l"))?.json, "the new list is served")
+            let fresh = try b.subscribe("l", view: .json)
+            try b.pump(fresh)
+            #expect(fresh.doc == again.json)
+            #expect(!fresh.deleted)
         }
     }
 }

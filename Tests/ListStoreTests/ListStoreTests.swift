@@ -91,9 +91,18 @@ import Testing
         }
         let store = try database.open()
         #expect(try store.loadTombstones() == ["a": 3], "the tombstone survives a restart")
+        #expect(try store.load(id: "a") == nil)
         try store.commit(write("a", 4))
-        #expect(try store.loadTombstones().isEmpty)
+        #expect(try store.loadTombstones().isEmpty, "only deleted ids not created again")
+        #expect(try store.versions() == StoredVersions(lists: ["a": 4], tombstones: [:]))
         #expect(try store.changes(of: "a", after: 2) == nil, "no resume across the deletion")
+        #expect(try store.load(id: "a")?.deletedAt == 3, "an instance holding version 2 learns it was deleted")
+        #expect(try store.loadAll().map(\.deletedAt) == [3])
+        try store.commit(write("a", 5))
+        try store.delete(id: "a", version: 6)
+        #expect(try store.loadTombstones() == ["a": 6], "deleted again: the newer tombstone")
+        try store.commit(write("a", 7))
+        #expect(try store.load(id: "a")?.deletedAt == 6)
     }
 
     @Test(arguments: Backend.allCases) func survivesReopening(_ backend: Backend) throws {
@@ -139,6 +148,7 @@ import Testing
         try store.commit(tests.write("b", 2))
         try store.delete(id: "b", version: 3)
         #expect(try store.load(id: "a")?.rows.map(\.key) == ["r1", "r2"])
+        #expect(try store.load(id: "a")?.deletedAt == nil, "never deleted")
         #expect(try store.load(id: "b") == nil)
         #expect(try store.versions() == StoredVersions(lists: ["a": 1], tombstones: ["b": 3]))
     }

@@ -23,15 +23,13 @@ enum PostgresStatements {
           section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body
         """)
 
-    /// The list's new version and metadata, its tombstone cleared, the change logged and the log
+    /// The list's new version and metadata (a tombstone stays: `list` reports it), the change logged and the log
     /// trimmed to the newest `$6` entries: one round trip.
     /// Parameters: id, version, meta, patch, order keys, log limit.
     static let recordWrite = PGStatement(name: "record_write", sql: """
         WITH list AS (
           INSERT INTO lists (id, version, meta) VALUES ($1, $2, $3)
           ON CONFLICT (id) DO UPDATE SET version = excluded.version, meta = excluded.meta
-        ), tombstone AS (
-          DELETE FROM tombstones WHERE id = $1
         ), logged AS (
           INSERT INTO changes (list_id, version, patch, order_keys) VALUES ($1, $2, $4, $5)
         )
@@ -53,15 +51,21 @@ enum PostgresStatements {
 
     static let listIDs = PGStatement(name: "list_ids", sql: "SELECT id FROM lists ORDER BY id COLLATE \"C\"")
 
-    static let list = PGStatement(name: "list", sql: "SELECT version, meta FROM lists WHERE id = $1")
+    /// The list's version and metadata, and the version its id was last deleted at (0: never).
+    static let list = PGStatement(name: "list", sql: """
+        SELECT lists.version, lists.meta, coalesce(tombstones.version, 0)::bigint
+        FROM lists LEFT JOIN tombstones ON tombstones.id = lists.id WHERE lists.id = $1
+        """)
 
     static let rows = PGStatement(name: "rows", sql: """
         SELECT row_key, section_key, order_key, body FROM rows WHERE list_id = $1 ORDER BY order_key
         """)
 
-    /// Every list's and tombstone's version; the third column is true for a tombstone.
+    /// Every list's version, and the tombstone of every deleted id not created again; the third
+    /// column is true for a tombstone.
     static let versions = PGStatement(name: "versions", sql: """
-        SELECT id, version, false FROM lists UNION ALL SELECT id, version, true FROM tombstones
+        SELECT id, version, false FROM lists
+        UNION ALL SELECT id, version, true FROM tombstones WHERE id NOT IN (SELECT id FROM lists)
         """)
 
     /// The log from `$2` on (the entry at `$2` without its patch: it only shows the log reaches

@@ -60,7 +60,9 @@ public final class PostgresStore: Store {
             StoredRow(key: result.text(index, 0), section: result.text(index, 1), orderKey: result.text(index, 2),
                       body: result.bytes(index, 3))
         }
-        return StoredList(id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: rows)
+        let deletedAt = head.int(0, 2)
+        return StoredList(id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: rows,
+                          deletedAt: deletedAt > 0 ? deletedAt : nil)
     }
 
     public func loadTombstones() throws -> [String: Int] {

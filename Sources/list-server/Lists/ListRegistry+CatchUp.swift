@@ -4,7 +4,8 @@ import ListStore
 extension ListRegistry {
     /// Brings one list up to what the store holds: the changes other instances committed are
     /// replayed from the change log and published in order, a list this instance did not hold
-    /// is loaded, and one deleted elsewhere is deleted here (its subscribers are told).
+    /// is loaded, and one deleted elsewhere is deleted here (its subscribers are told). A list
+    /// deleted and created again elsewhere is both: the old one deleted, the new one loaded.
     /// - Parameter version: the committed version heard of (a feed notification), if known;
     ///   nothing is read when the list is already there.
     /// - Throws: `StoreError` when the store cannot be read.
@@ -19,7 +20,8 @@ extension ListRegistry {
                     }
                 }
                 _ = try catchUp(entry, id: id, committed: version)
-                return true
+                // Removed: the list held was deleted; the store may hold one created since.
+                return !entry.removed.load(ordering: .acquiring)
             }
             if done { return }
         }
@@ -70,7 +72,9 @@ extension ListRegistry {
 
     /// Reads the whole list again when the change log does not reach back to the cached
     /// version (or cannot be replayed): a newer version replaces the cached one (subscribers
-    /// get one patch, the diff), none means the list was deleted.
+    /// get one patch, the diff), none means the list was deleted, and one created after a
+    /// deletion newer than the cached version means the cached list was deleted (its
+    /// subscribers are told so, not patched into another list; the caller loads the new one).
     private func reload(_ entry: Entry, id: String, committed: Int?) throws -> Bool {
         let cached = entry.current.withLock { $0 }
         guard let stored = try store.load(id: id) else {
@@ -85,6 +89,11 @@ extension ListRegistry {
                 tombstones[id] = committed
                 return true
             }
+        }
+        if let cached, let deletedAt = stored.deletedAt, deletedAt > cached.version {
+            accept(ListChange(id: id, old: cached, new: nil, patch: JSONPatch(operations: [])), into: entry,
+                   deletedAt: deletedAt)
+            return true
         }
         let snapshot = try StoredListCoding.snapshot(from: stored)
         if let cached, snapshot.version <= cached.version { return false }
