@@ -40,3 +40,20 @@ func runPutBenchmarks() {
         }
     }
 }
+
+/// `list-bench put-profile`: the validation and the diff of the 1M-row PUT, 8 times each, for
+/// `perf record -g` (nothing printed but the totals).
+func runPutProfile() {
+    let rows = 1_000_000
+    let document = try! ListDocument(json: try! JSONValue(parsing: writeBenchDocument(sections: 10, rows: rows).json.serialized()))
+    var changed = document
+    changed.sections[4].rows[rows / 20].cells["note"] = .text("replaced")
+    let parsed = try! JSONValue(parsing: changed.json.serialized())
+    let new = try! ListDocument(json: parsed)
+    print("  validate x8: " + ms(medianThreadCPUSeconds(iterations: 1) {
+        for _ in 0..<8 { blackHole(try! ListDocument(json: parsed)) }
+    }))
+    print("  diff x8: " + ms(medianThreadCPUSeconds(iterations: 1) {
+        for _ in 0..<8 { blackHole(JSONPatch(from: document, to: new)) }
+    }))
+}

@@ -12,6 +12,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("patches-small", runSmallWriteBenchmarks),
     ("patches-profile", runPatchProfile),
     ("put", runPutBenchmarks),
+    ("put-profile", runPutProfile),
     ("memory", runMemoryBenchmarks),
 ]
 

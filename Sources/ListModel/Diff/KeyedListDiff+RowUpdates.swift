@@ -43,18 +43,9 @@ extension KeyedListDiff {
         for newRow in run where match.isKept(newRow: newRow) {
             oldRowsArray.withUnsafeElement(at: Int(match.newRowOld[newRow]) - oldStart) { before in
                 newRowsArray.withUnsafeElement(at: newRow - newStart) { after in
-                    if sameBytes(before, after, count: MemoryLayout<Row>.size) { return }
-                    let cellsOffset = MemoryLayout<Row>.offset(of: \Row.cells)!
-                    let compareCells = !sameBytes(
-                        UnsafeRawPointer(before) + cellsOffset, UnsafeRawPointer(after) + cellsOffset,
-                        count: MemoryLayout<RowCells>.size)
-                    if compareCells || before.pointee.href != after.pointee.href
-                        || before.pointee.style != after.pointee.style
-                    {
-                        rowChanges.append(
-                            from: before.pointee, to: after.pointee, compareCells: compareCells,
-                            section: newSection, row: newRow - newStart, columns: columns, into: &writer)
-                    }
+                    rowChanges.appendIfChanged(
+                        from: before, to: after, section: newSection, row: newRow - newStart, columns: columns,
+                        into: &writer)
                 }
             }
         }
@@ -62,27 +53,4 @@ extension KeyedListDiff {
     }
 
     private func oldSectionOf(newRow: Int) -> Int { Int(match.oldRowSection[Int(match.newRowOld[newRow])]) }
-}
-
-/// Whether `count` bytes at `a` and `b` are equal. Equal bytes of a value mean an equal value
-/// (same inline contents, same storage references); different bytes say nothing.
-@inline(__always)
-private func sameBytes<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>, count: Int) -> Bool {
-    sameBytes(UnsafeRawPointer(a), UnsafeRawPointer(b), count: count)
-}
-
-@inline(__always)
-private func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-    var offset = 0
-    while offset + 8 <= count {
-        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-            return false
-        }
-        offset += 8
-    }
-    while offset < count {
-        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) { return false }
-        offset += 1
-    }
-    return true
 }

@@ -235,17 +235,30 @@ struct KeyedListDiff {
     // MARK: Sizes
 
     /// Whether the patch in `writer` is larger than `overhead` plus the new document.
-    ///
-    /// New rows are in both, so the cheap tests leave them out: first a bound that reads no
-    /// row (a frame per section, the least size per kept row), then one that reads each row's
-    /// counts, and only then the exact sizes, which read every string.
     func exceedsDocument(_ writer: PatchWriter, overhead: Int) -> Bool {
         var keptRows = 0
         for newRow in match.newRowOld where newRow >= 0 { keptRows += 1 }
+        return Self.exceedsDocument(
+            writer, new: new, keptRows: keptRows, overhead: overhead,
+            newRowsLowerBound: { CanonicalSize.documentLowerBound(new) - documentLowerBoundWithoutNewRows() },
+            newRowsSize: { exactSize(of: writer) - writer.size })
+    }
+
+    /// Whether the patch in `writer`, which leaves out the values of the new document's new
+    /// rows (`keptRows` rows are not new), is larger than `overhead` plus the new document.
+    ///
+    /// New rows are in both, so the cheap tests leave them out: first a bound that reads no
+    /// row (a frame per section, the least size per kept row), then one that reads each row's
+    /// counts (`newRowsLowerBound`: the new rows' lower bounds), and only then the exact sizes,
+    /// which read every string (`newRowsSize`: the new rows' sizes).
+    static func exceedsDocument(
+        _ writer: PatchWriter, new: ListDocument, keptRows: Int, overhead: Int,
+        newRowsLowerBound: () -> Int, newRowsSize: () -> Int
+    ) -> Bool {
         let leastRow = CanonicalSize.rowLowerBound(Row(key: "")) + 1
         if writer.size <= new.sections.count * 60 + keptRows * leastRow + overhead { return false }
-        if writer.size <= documentLowerBoundWithoutNewRows() + overhead { return false }
-        return exactSize(of: writer) > CanonicalSize.document(new) + overhead
+        if writer.size <= CanonicalSize.documentLowerBound(new) - newRowsLowerBound() + overhead { return false }
+        return writer.size + newRowsSize() > CanonicalSize.document(new) + overhead
     }
 
     /// The serialized size of the patch `writer` holds: its counted size plus the values of

@@ -8,6 +8,25 @@
 struct RowChangeWriter {
     private var changes: [(order: Int, key: String, before: CellValue?, after: CellValue?)] = []
 
+    /// Appends to `writer` the operations turning the row at `old` into the one at `new` (same
+    /// key), now at `row` of `section`, when they differ. Both are read in place: equal bytes
+    /// (rows sharing their storage, as in a document edited in place) settle a row with a few
+    /// word compares, equal packed cells (a document read again) and equal `href` and `style`
+    /// with one comparison of the cells' bytes.
+    mutating func appendIfChanged(
+        from old: UnsafePointer<Row>, to new: UnsafePointer<Row>, section: Int, row: Int, columns: [Column],
+        into writer: inout PatchWriter
+    ) {
+        if sameBytes(old, new, count: MemoryLayout<Row>.size) { return }
+        let compareCells = !old.pointee.cells.sameBytes(as: new.pointee.cells)
+        guard compareCells || old.pointee.href != new.pointee.href || old.pointee.style != new.pointee.style else {
+            return
+        }
+        append(
+            from: old.pointee, to: new.pointee, compareCells: compareCells, section: section, row: row,
+            columns: columns, into: &writer)
+    }
+
     /// Appends to `writer` the operations turning row `old` into `new` (same key), now at
     /// `row` of `section`.
     /// - Parameter compareCells: false when the caller knows the cells are equal.

@@ -182,10 +182,7 @@ public struct RowCells: Sendable {
             guard a.header.count == b.header.count, a.header.byteCount == b.header.byteCount else { return false }
             let bytes = Int(a.header.count) * 4 + Int(a.header.byteCount)
             return a.withUnsafeMutablePointerToElements { left in
-                b.withUnsafeMutablePointerToElements { right in
-                    for index in 0..<bytes where left[index] != right[index] { return false }
-                    return true
-                }
+                b.withUnsafeMutablePointerToElements { right in ListModel.sameBytes(left, right, count: bytes) }
             }
         default: return false
         }
@@ -228,4 +225,28 @@ extension RowCells: CustomStringConvertible, CustomDebugStringConvertible {
     }
 
     public var debugDescription: String { description }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal, compared a word at a time. For a value's
+/// bytes: equal bytes mean an equal value (same inline contents, same storage references);
+/// different bytes say nothing.
+@inline(__always)
+func sameBytes<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>, count: Int) -> Bool {
+    sameBytes(UnsafeRawPointer(a), UnsafeRawPointer(b), count: count)
+}
+
+@inline(__always)
+func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            return false
+        }
+        offset += 8
+    }
+    while offset < count {
+        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) { return false }
+        offset += 1
+    }
+    return true
 }
