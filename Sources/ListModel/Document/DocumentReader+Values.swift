@@ -13,7 +13,7 @@ extension DocumentReader {
         scratch.encoder.removeAll()
         var lastColumn = -1
         for (name, member) in object {
-            guard let index = columnIndex[name] else {
+            guard let index = column(named: name, after: lastColumn) else {
                 throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
             }
             if member.isNull { continue }
@@ -23,6 +23,18 @@ extension DocumentReader {
             lastColumn = index
         }
         return RowCells(scratch.encoder)
+    }
+
+    /// The index of the column named `name`: the columns after `lastColumn` are tried first,
+    /// by their bytes (cells come in column order: no hashing), then all by `String` equality.
+    @inline(__always)
+    func column(named name: String, after lastColumn: Int) -> Int? {
+        var index = lastColumn + 1
+        while index < columns.count {
+            if utf8Equal(columns[index].key, name) { return index }
+            index += 1
+        }
+        return columnIndex[name]
     }
 
     /// `cells` for members out of column order or repeated (a repeated member's last value wins).

@@ -46,7 +46,7 @@ struct DocumentReader {
     let limits: ListDocument.Limits
     var columnIndex: [String: Int] = [:]
     var columns: [Column] = []
-    var rowPlaces: [String: (section: Int, row: Int)] = [:]
+    var rowPlaces = RowKeyTable()
     var rowCount = 0
     /// Buffers reused from row to row while cells are read.
     let scratch = CellScratch()

@@ -1,5 +1,5 @@
-/// A hash index from string keys to positions, built for the diff's one insert and one
-/// lookup per row.
+/// A hash index from string keys to positions, built for one insert and one lookup per row
+/// (the diff's key match, validation's row-key check).
 ///
 /// Open addressing with linear probing over a table at most half full, storing part of each
 /// entry's hash so that probes compare integers and only a hash match compares the key. The
@@ -56,24 +56,28 @@ struct KeyIndex {
     /// strings differ, as JSON member names do).
     static func hash(_ key: String) -> UInt64 {
         var key = key
-        return key.withUTF8 { bytes in
-            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-            guard let base = bytes.baseAddress else { return mix(hash) }
-            let raw = UnsafeRawPointer(base)
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < bytes.count {
-                tail |= UInt64(bytes[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            return mix(hash ^ tail)
+        return key.withUTF8 { hash($0) }
+    }
+
+    /// The hash of `bytes`.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        guard let base = bytes.baseAddress else { return mix(hash) }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
         }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        return mix(hash ^ tail)
     }
 
     /// A per-process random seed.
