@@ -6,8 +6,12 @@ import PackageDescription
 ///
 /// Dependencies point one way:
 /// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
+/// `HTTPServer → ServerSupport`, `list-server → ServerSupport` (log, clock, shared bytes: no HTTP),
 /// `ListModelTesting → ListModel` (test and benchmark support only),
 /// `list-server → ListStore → CSQLite, CLibPQ`, `list-server → Crypto` (swift-crypto), `HTTPServer → CZlib`.
+/// Inside list-server only `API/`, `Routes/`, `App/` and `ListServerCommand.swift` import
+/// HTTPServer; the domain (`Lists/`, `Live/`, `Access/`) uses ServerSupport, and the hub writes
+/// to a `SubscriberStream` that HTTPServer's `ResponseStream` conforms to in `App/`.
 let package = Package(
     name: "list-server",
     products: [
@@ -43,13 +47,16 @@ let package = Package(
         // several (LISTEN/NOTIFY change feed); rows stored one by one, a bounded change log that
         // carries order keys, so other instances can replay it.
         .target(name: "ListStore", dependencies: ["CSQLite", "CLibPQ"]),
+        // What the HTTP layer and the server's domain both need, and nothing of HTTP: the log
+        // (levels, one write per line), the monotonic clock, bytes shared by many streams.
+        .target(name: "ServerSupport"),
         // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "ServerSupport"]),
         // The server: CLI, routes, store, subscription hub.
         .executableTarget(
             name: "list-server",
             dependencies: [
-                "ListModel", "HTMLRenderer", "HTTPServer", "ListStore",
+                "ListModel", "HTMLRenderer", "HTTPServer", "ListStore", "ServerSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -78,8 +85,9 @@ let package = Package(
             dependencies: ["HTMLRenderer", "ListModel"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ServerSupport"]),
+        .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore"]),
-        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer"]),
+        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer", "ServerSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServer
+import ServerSupport
 
 /// The `list-server` command line.
 @main

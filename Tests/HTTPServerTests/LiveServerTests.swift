@@ -1,4 +1,5 @@
 import Foundation
+import ServerSupport
 import Synchronization
 import Testing
 @testable import HTTPServer

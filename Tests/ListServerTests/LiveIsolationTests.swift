@@ -2,6 +2,7 @@
 import Foundation
 import ListModel
 import ListModelTesting
+import ServerSupport
 import Synchronization
 import Testing
 @testable import list_server

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
+import ServerSupport
 #endif
 
 // The C callbacks libmicrohttpd calls from its threads. They are file-scope functions (never

@@ -1,3 +1,4 @@
+import ServerSupport
 /// A request handler: returns a response or throws (an `HTTPResponseError`, such as `HTTPError`,
 /// for answers such as 404 or 422).
 public typealias Handler = @Sendable (Request) throws -> Response

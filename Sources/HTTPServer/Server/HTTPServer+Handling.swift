@@ -1,3 +1,4 @@
+import ServerSupport
 
 extension HTTPServer {
     /// Body bytes past the cap read and thrown away before the connection is simply closed.

@@ -1,3 +1,4 @@
+import ServerSupport
 extension HTTPServer {
     /// The answer to a parsed request: a CORS preflight, else the router's; then `shaped`.
     func respond(to request: Request) -> Response {

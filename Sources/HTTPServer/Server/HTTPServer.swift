@@ -1,3 +1,4 @@
+import ServerSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc

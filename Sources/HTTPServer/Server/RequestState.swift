@@ -1,3 +1,4 @@
+import ServerSupport
 /// What the server remembers about one request between access-handler calls.
 final class RequestState {
     let rawURI: String

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import ServerSupport
 #endif
 
 /// The bytes a stream still has to send, as references to shared buffers and how far the first

@@ -1,4 +1,5 @@
 import Dispatch
+import ServerSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -43,16 +44,6 @@ public final class ResponseStream: Sendable {
         var isOpen: Bool { !finished && !cancelled && !terminated }
     }
 
-    /// What became of a conditional write (`write(_:ifQueuedAtMost:)`).
-    public enum WriteResult: Sendable, Equatable {
-        /// Sent, or queued behind bytes being sent.
-        case written
-        /// Not written: more than the limit is queued already (a slow client).
-        case behind
-        /// Not written: the stream has ended.
-        case closed
-    }
-
     let state: Mutex<State>
     let heartbeat: SharedBytes?
 
@@ -70,7 +61,7 @@ public final class ResponseStream: Sendable {
     }
 
     /// Sends `parts`, unless more than `limit` bytes wait in this stream already (nil: no limit).
-    public func write(_ parts: [SharedBytes], ifQueuedAtMost limit: Int?) -> WriteResult {
+    public func write(_ parts: [SharedBytes], ifQueuedAtMost limit: Int?) -> StreamWriteResult {
         let total = parts.reduce(0) { $0 + $1.count }
         return locked { state in
             Self.write(&state, total, ifQueuedAtMost: limit) { socket in
@@ -83,7 +74,7 @@ public final class ResponseStream: Sendable {
 
     /// Sends one shared buffer, unless more than `limit` bytes wait in this stream already: the
     /// fan-out's call, one `send` and no allocation.
-    public func write(_ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> WriteResult {
+    public func write(_ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> StreamWriteResult {
         locked { state in
             Self.write(&state, bytes.count, ifQueuedAtMost: limit) { socket in
                 SocketSend.send(bytes.base.pointer!, count: bytes.count, to: socket)
@@ -98,7 +89,7 @@ public final class ResponseStream: Sendable {
     private static func write(
         _ state: inout State, _ total: Int, ifQueuedAtMost limit: Int?,
         send: (Int32) -> SocketSend.Outcome, queue: (inout OutgoingQueue, Int) -> Void
-    ) -> WriteResult {
+    ) -> StreamWriteResult {
         guard state.isOpen else { return .closed }
         if let limit, state.queue.count > limit { return .behind }
         guard total > 0 else { return .written }

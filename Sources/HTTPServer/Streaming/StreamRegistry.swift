@@ -1,4 +1,5 @@
 import Foundation
+import ServerSupport
 import Synchronization
 
 /// The open streams of one server: heartbeats them and ends them all at shutdown.

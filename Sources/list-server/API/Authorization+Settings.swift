@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPServer
 import ListStore
+import ServerSupport
 
 extension Authorization {
     /// The name of the store setting that holds the generated view-link secret.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPServer
+import ServerSupport
 import Synchronization
 
 /// Who may read and write what (API.md section 2, "Scoped access"; docs/ACCESS.md).

@@ -3,6 +3,7 @@ import Foundation
 import HTMLRenderer
 import HTTPServer
 import ListStore
+import ServerSupport
 
 /// Starts the server from `Settings`, logs the ready line, and stops cleanly on SIGINT/SIGTERM.
 struct App {

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPServer
 import ListStore
+import ServerSupport
 import Synchronization
 
 /// Keeps the registry in step with the commits of other instances sharing its store: the

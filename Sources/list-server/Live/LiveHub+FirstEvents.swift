@@ -1,6 +1,6 @@
-import HTTPServer
 import ListModel
 import ListStore
+import ServerSupport
 
 extension LiveHub {
     /// Where a new subscriber starts: read from its channel under the channel's lock, then

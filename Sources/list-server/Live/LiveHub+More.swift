@@ -1,4 +1,3 @@
-import HTTPServer
 import ListModel
 
 extension LiveHub {

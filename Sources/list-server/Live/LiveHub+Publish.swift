@@ -1,6 +1,6 @@
 import Dispatch
+import ServerSupport
 import Synchronization
-import HTTPServer
 import ListModel
 
 extension LiveHub {
@@ -79,8 +79,8 @@ extension LiveHub {
     /// Writes each event to its subscriber's stream (skipping one that holds more than
     /// `maxBufferedBytes` unsent) and moves it to `version`; returns those skipped.
     /// Called under the channel's lock. Large fan-outs are spread over the cores: each write is
-    /// one `send` of the shared event on the caller's thread (`ResponseStream.write`), the floor
-    /// of the work, so the threads share it evenly.
+    /// one `send` of the shared event on the caller's thread (`SubscriberStream.write`; the
+    /// server's `ResponseStream`), the floor of the work, so the threads share it evenly.
     func deliver(_ deliveries: [Delivery], at version: Int) -> [Subscriber] {
         let workers = min(limits.fanOutThreads, max(1, deliveries.count / 512))
         let behind = Mutex<[Subscriber]>([])

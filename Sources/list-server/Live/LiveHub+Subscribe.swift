@@ -1,6 +1,6 @@
-import HTTPServer
 import ListModel
 import ListStore
+import ServerSupport
 
 extension LiveHub {
     /// What a `/events` request asked for.
@@ -30,7 +30,7 @@ extension LiveHub {
     /// events and its registration.
     /// - Parameter beforeRegistering: runs after the first events are made, before the
     ///   subscriber is registered (tests land writes there).
-    func attach(_ request: SubscribeRequest, to stream: ResponseStream, beforeRegistering: () -> Void = {}) {
+    func attach(_ request: SubscribeRequest, to stream: any SubscriberStream, beforeRegistering: () -> Void = {}) {
         let id = SubscriptionID.make(prefix: limits.subscriptionPrefix)
         let reserved = directory.withLock { directory -> Bool in
             guard directory.subscriberCount < limits.maxSubscribers else { return false }

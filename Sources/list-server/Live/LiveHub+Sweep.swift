@@ -1,5 +1,5 @@
-import HTTPServer
 import ListModel
+import ServerSupport
 
 extension LiveHub {
     /// A stale subscriber whose stream has drained, with the window its reset is made for.

@@ -1,8 +1,8 @@
 import Foundation
 import HTMLRenderer
-import HTTPServer
 import ListModel
 import ListStore
+import ServerSupport
 import Synchronization
 
 /// Fans every committed change out to the `/events` subscribers of its list.

@@ -1,4 +1,4 @@
-import HTTPServer
+import ServerSupport
 import Synchronization
 
 /// The serialized documents that `reset` events carry, one per version and window, shared by

@@ -1,5 +1,5 @@
-import HTTPServer
 import ListModel
+import ServerSupport
 
 /// Server-Sent Events framing (the `text/event-stream` format of the HTML standard).
 ///

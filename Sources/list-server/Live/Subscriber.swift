@@ -1,4 +1,3 @@
-import HTTPServer
 import ListModel
 
 /// One open `/events` stream. Its mutable state is guarded by its channel's lock.
@@ -16,7 +15,7 @@ final class Subscriber: @unchecked Sendable {
     let id: String
     let listID: String
     let view: View
-    let stream: ResponseStream
+    let stream: any SubscriberStream
     /// The window of a `view=html` or windowed `view=json` subscriber.
     var window: LiveWindow
     /// The version of the last event this subscriber was sent (or is being sent by its reset).
@@ -26,7 +25,7 @@ final class Subscriber: @unchecked Sendable {
     /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
     var staleSince: UInt64 = 0
 
-    init(id: String, listID: String, view: View, stream: ResponseStream, window: LiveWindow, version: Int) {
+    init(id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int) {
         self.id = id
         self.listID = listID
         self.view = view

@@ -1,5 +1,6 @@
 import HTTPServer
 import ListStore
+import ServerSupport
 import Synchronization
 
 /// `GET /healthz`: "ok" while the server can serve and its store takes writes; 503 otherwise.

@@ -6,7 +6,7 @@
 public final class SharedBytes: Sendable {
     public let bytes: [UInt8]
     /// The address of `bytes`' storage, fixed for its lifetime (the array is never mutated).
-    let base: UnsafeRawPointerBox
+    package let base: UnsafeRawPointerBox
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -20,7 +20,7 @@ public final class SharedBytes: Sendable {
 }
 
 /// A pointer into storage that outlives every use (see `SharedBytes.base`).
-struct UnsafeRawPointerBox: @unchecked Sendable {
-    let pointer: UnsafeRawPointer?
-    init(_ pointer: UnsafeRawPointer?) { self.pointer = pointer }
+package struct UnsafeRawPointerBox: @unchecked Sendable {
+    package let pointer: UnsafeRawPointer?
+    package init(_ pointer: UnsafeRawPointer?) { self.pointer = pointer }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTPServer
+@testable import ServerSupport
 
 /// `Log.level` is process-wide, so the tests that change it run one at a time and put it back.
 @Suite("Log levels", .serialized)
