@@ -71,6 +71,13 @@ final class ListRegistry: Sendable {
         return snapshot(id: id)
     }
 
+    /// `find` for a request about one list: the list must exist.
+    /// - Throws: `RegistryError.notFound` when there is no such list (404, API/RegistryError+HTTP.swift).
+    func existing(id: String) throws -> ListSnapshot {
+        guard let snapshot = find(id: id) else { throw RegistryError.notFound(id: id) }
+        return snapshot
+    }
+
     /// Every list's current snapshot, ordered by id.
     func all() -> [ListSnapshot] {
         let all = entries.withLock { Array($0.values) }

@@ -1,4 +1,4 @@
-/// Why the registry refused a write; the list is unchanged.
+/// Why the registry refused a write (the list is unchanged), or has no list to read.
 enum RegistryError: Error, Equatable {
     /// No list with this id (HTTP 404).
     case notFound(id: String)

@@ -21,16 +21,12 @@ enum EventRoutes {
             // stream's start are then kept by the channel, and the resume needs no reset.
             context.hub.keepVersionsForResume(of: id)
         }
-        guard var snapshot = context.registry.find(id: id) else {
-            throw HTTPError(.notFound, "There is no list \"\(id)\".")
-        }
+        var snapshot = try context.registry.existing(id: id)
         if let since = subscribe.since, since > snapshot.version {
             // The client saw a newer version (on another instance): catch up first, so that the
             // stream never takes it back.
             try context.registry.catchUp(id: id)
-            guard let caughtUp = context.registry.snapshot(id: id) else {
-                throw HTTPError(.notFound, "There is no list \"\(id)\".")
-            }
+            guard let caughtUp = context.registry.snapshot(id: id) else { throw RegistryError.notFound(id: id) }
             snapshot = caughtUp
         }
         if subscribe.view == .json, let since = subscribe.since, since < snapshot.version {

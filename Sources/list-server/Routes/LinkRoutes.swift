@@ -16,9 +16,7 @@ enum LinkRoutes {
         let id = try ListID.validated(request.parameter("id"))
         try context.authorization.requireWrite(rights, on: id)
         let lifetime = try lifetime(request)
-        guard context.registry.find(id: id) != nil else {
-            throw HTTPError(.notFound, "There is no list \"\(id)\".")
-        }
+        _ = try context.registry.existing(id: id)
         let expiry = Int(Date().timeIntervalSince1970) + lifetime
         let url = "/lists/\(id)?key=\(context.authorization.viewLinks.key(for: id, expiry: expiry))"
         let body: JSONValue = .object(JSONObject([

@@ -49,9 +49,7 @@ enum ListRoutes {
     static func get(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
         let viewKey = try context.authorization.requireRead(request, list: id)
-        guard let snapshot = context.registry.find(id: id) else {
-            throw HTTPError(.notFound, "There is no list \"\(id)\".")
-        }
+        let snapshot = try context.registry.existing(id: id)
         if Negotiation.explicitlyWantsJSON(request) {
             _ = try PageQuery(request)  // the page's limit and after are checked for JSON too (openapi.json says so)
             let etag = Conditional.etag(snapshot.version)

@@ -44,9 +44,7 @@ enum PageRoutes {
         let id = try ListID.validated(request.parameter("id"))
         let viewKey = try context.authorization.requireRead(request, list: id)
         let query = try PageQuery(request)
-        guard let snapshot = context.registry.find(id: id) else {
-            throw HTTPError(.notFound, "There is no list \"\(id)\".")
-        }
+        let snapshot = try context.registry.existing(id: id)
         let html = Negotiation.prefersHTML(request)
         let etag = Conditional.etag(snapshot.version, variant: html ? "rows-html" : "rows")
         if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
