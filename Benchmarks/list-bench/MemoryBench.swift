@@ -27,28 +27,6 @@ func runMemoryBenchmarks() {
     }
 }
 
-/// Rows like scripts/bench's: a text that needs escaping, a number, a link and a short text.
-func memoryBenchMixedDocument(sections: Int, rows: Int) -> ListDocument {
-    let columns = [Column(key: "name", title: "Name"), Column(key: "n", title: "Number", kind: .number),
-                   Column(key: "link", title: "Link", kind: .link), Column(key: "note", title: "Note")]
-    var document = ListDocument(title: "Bench list", columns: columns)
-    var serial = 0
-    for section in 0..<sections {
-        var sectionRows: [Row] = []
-        sectionRows.reserveCapacity(rows / sections)
-        for _ in 0..<rows / sections {
-            sectionRows.append(Row(key: "r\(serial)", cells: [
-                "name": .text("Item \(serial) <r\(serial)> & co"), "n": .number(Double(serial) * 1.5),
-                "link": .link(text: "row \(serial)", href: "/items/\(serial)"), "note": .text("plain"),
-            ]))
-            serial += 1
-        }
-        document.sections.append(Section(key: "s\(section)", header: "Section \(section)",
-                                         footer: "End of section \(section)", rows: sectionRows))
-    }
-    return document
-}
-
 /// The process's resident set size, from /proc/self/statm.
 func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

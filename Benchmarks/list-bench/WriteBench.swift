@@ -43,22 +43,3 @@ func runWriteBenchmarks() {
         }
     }
 }
-
-/// `sections` sections of `rows / sections` rows with a name, a number and two text cells.
-func writeBenchDocument(sections: Int, rows: Int) -> ListDocument {
-    let columns = [Column(key: "name"), Column(key: "n", kind: .number), Column(key: "note"), Column(key: "tag")]
-    var document = ListDocument(title: "Writes", columns: columns)
-    var serial = 0
-    for section in 0..<sections {
-        var rowsOfSection: [Row] = []
-        rowsOfSection.reserveCapacity(rows / sections)
-        for _ in 0..<rows / sections {
-            rowsOfSection.append(Row(key: "r\(serial)", cells: [
-                "name": .text("Row \(serial)"), "n": .number(Double(serial)), "note": .text("plain"), "tag": .text("t\(serial % 7)"),
-            ]))
-            serial += 1
-        }
-        document.sections.append(Section(key: "s\(section)", header: "Section \(section)", rows: rowsOfSection))
-    }
-    return document
-}

@@ -41,6 +41,20 @@ struct LiveServerTests {
         return server
     }
 
+    /// A client (with a receive buffer of `receiveBuffer` bytes when given) that has asked
+    /// `server` for `/stream`, and the stream the route handed out for it.
+    private func openStream(on server: HTTPServer, _ box: StreamBox,
+                            receiveBuffer: Int32? = nil) throws -> (TestClient, ResponseStream) {
+        let client = try TestClient(port: server.port, receiveBuffer: receiveBuffer)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        return (client, try #require(box.next()))
+    }
+
+    /// `count` bytes of `letter`: a piece larger than a socket takes at once.
+    private func filler(_ letter: Unicode.Scalar, count: Int) -> SharedBytes {
+        SharedBytes(Array(repeating: UInt8(ascii: letter), count: count))
+    }
+
     @Test func answersOnARealPortAndKeepsConnectionsAlive() throws {
         let server = try startServer(box: StreamBox())
         defer { server.shutdown() }
@@ -93,9 +107,7 @@ struct LiveServerTests {
         let box = StreamBox()
         let server = try startServer(box: box)
         defer { server.shutdown() }
-        let client = try TestClient(port: server.port)
-        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-        let stream = try #require(box.next())
+        let (client, stream) = try openStream(on: server, box)
         #expect(server.metrics.openStreams == 1)
         Thread.detachNewThread { stream.write("data: one\n\n") }
         let head = client.read(until: "data: one")
@@ -118,10 +130,8 @@ struct LiveServerTests {
         let box = StreamBox()
         let server = try startServer(box: box)
         defer { server.shutdown() }
-        let client = try TestClient(port: server.port, receiveBuffer: 4096)
-        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-        let stream = try #require(box.next())
-        let piece = SharedBytes(Array(repeating: UInt8(ascii: "x"), count: 50_000))
+        let (client, stream) = try openStream(on: server, box, receiveBuffer: 4096)
+        let piece = filler("x", count: 50_000)
         var expected = 0
         for index in 0..<40 {
             // Each event names its number, so order and completeness can be checked.
@@ -142,10 +152,8 @@ struct LiveServerTests {
         let box = StreamBox()
         let server = try startServer(box: box)
         defer { server.shutdown() }
-        let client = try TestClient(port: server.port, receiveBuffer: 4096)
-        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-        let stream = try #require(box.next())
-        let piece = SharedBytes(Array(repeating: UInt8(ascii: "y"), count: 65_536))
+        let (client, stream) = try openStream(on: server, box, receiveBuffer: 4096)
+        let piece = filler("y", count: 65_536)
         for _ in 0..<64 { stream.write(piece) }  // 4 MiB: far more than the socket takes
         usleep(200_000)
         #expect(stream.unsentByteCount > 1_000_000, "the client has not read: the bytes wait")
@@ -159,15 +167,14 @@ struct LiveServerTests {
         #expect(box.terminated.load(ordering: .relaxed) == 1)
         #expect(server.metrics.openStreams == 0)
         #expect(!stream.isOpen)
+        withExtendedLifetime(client) {}  // connected, never reading, until here
     }
 
     @Test func idleStreamsGetHeartbeats() throws {
         let box = StreamBox()
         let server = try startServer(box: box, heartbeat: 0.3)
         defer { server.shutdown() }
-        let client = try TestClient(port: server.port)
-        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try #require(box.next())
+        let (client, _) = try openStream(on: server, box)
         let received = client.read(until: ": hb\n\n")
         #expect(received.contains(": hb\n\n"))
     }
@@ -221,10 +228,7 @@ struct LiveServerTests {
         let server = try startServer(box: box)
         var clients: [TestClient] = []
         for _ in 0..<3 {
-            let client = try TestClient(port: server.port)
-            client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-            clients.append(client)
-            _ = try #require(box.next())
+            clients.append(try openStream(on: server, box).0)
         }
         usleep(100_000)  // let them detach
         server.shutdown()
