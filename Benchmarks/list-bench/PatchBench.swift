@@ -8,6 +8,7 @@
 // the median of 31 batches of >= 5 ms each, per run); `patches-small` prints only them, for
 // `scripts/bench/small_writes.sh`, which runs it in several processes and reports min / median.
 
+import Foundation
 import ListModel
 
 func runPatchBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000]) }
@@ -16,7 +17,7 @@ func runPatchBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000
 func runSmallWriteBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000], wholePath: false) }
 
 /// `list-bench patches-profile`: only the small writes at 1M rows, timed for about 30 times as
-/// long (for `perf record`).
+/// long (for `perf record`); with `LIST_BENCH_WRITE=name` (e.g. `move PATCH`) only that write.
 func runPatchProfile() { runPatchBenchmarks(sizes: [1_000_000], wholePath: false, repeats: 30) }
 
 func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) {
@@ -26,7 +27,9 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
         if medians[name] == nil { order.append(name) }
         medians[name, default: []].append(seconds)
     }
+    let only = ProcessInfo.processInfo.environment["LIST_BENCH_WRITE"]
     func recordSmall(_ name: String, _ body: () -> Void) {
+        if let only, only != name { return }
         record(name, batchedThreadCPUSeconds(samples: 31 * repeats, body).median)
     }
     for rows in sizes {
@@ -65,7 +68,7 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
             let removed = try! chained.removingRow(key: row.key).list
             chained = try! removed.insertingRows([row], inSection: section, at: .end).list
         }
-        for _ in 0..<rows / 512 { chainedWrite() }
+        if only == nil || only == "delete + re-insert, chained" { for _ in 0..<rows / 512 { chainedWrite() } }
         recordSmall("delete + re-insert, chained") { chainedWrite() }
         for (name, patch) in patches {
             recordSmall(name) { blackHole(try! list.applying(patch)) }
