@@ -17,8 +17,12 @@ func runPatchBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000
 func runSmallWriteBenchmarks() { runPatchBenchmarks(sizes: [1_000, 100_000, 1_000_000], wholePath: false) }
 
 /// `list-bench patches-profile`: only the small writes at 1M rows, timed for about 30 times as
-/// long (for `perf record`); with `LIST_BENCH_WRITE=name` (e.g. `move PATCH`) only that write.
-func runPatchProfile() { runPatchBenchmarks(sizes: [1_000_000], wholePath: false, repeats: 30) }
+/// long (for `perf record`); with `LIST_BENCH_WRITE=name` (e.g. `move PATCH`) only that write,
+/// with `LIST_BENCH_ROWS=n` at n rows.
+func runPatchProfile() {
+    let rows = ProcessInfo.processInfo.environment["LIST_BENCH_ROWS"].flatMap { Int($0) } ?? 1_000_000
+    runPatchBenchmarks(sizes: [rows], wholePath: false, repeats: 30)
+}
 
 func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) {
     var medians: [String: [Double]] = [:]

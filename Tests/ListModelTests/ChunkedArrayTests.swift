@@ -93,6 +93,75 @@ import ListModelTesting
         #expect(pieces.chunks.count <= pieces.count / 50 + 1)
     }
 
+    /// Random edits over many groups (chunks of 4, groups of 64 chunks: ~40 groups), each on
+    /// a copy of the one before, against an `Array`: contents, well-formed chunks and groups,
+    /// groups that do not fray, and the versions before left unchanged and mostly shared.
+    @Test func manyGroupsAgreeWithAnArray() {
+        var random = SplitMix64(seed: 12)
+        var reference = Array(0..<10_000)
+        var chunked = ChunkedArray(reference, chunkSize: 4)
+        var versions: [(ChunkedArray<Int>, [Int])] = []
+        for step in 0..<2_000 {
+            let previous = chunked
+            let count = reference.count
+            let value = 100_000 + step
+            let index = Int.random(in: 0..<count, using: &random)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0:
+                chunked[index] = value
+                reference[index] = value
+            case 1:
+                chunked.insert(value, at: index)
+                reference.insert(value, at: index)
+            case 2:
+                #expect(chunked.remove(at: index) == reference.remove(at: index))
+            case 3:
+                let upper = min(count, index + Int.random(in: 0...600, using: &random))
+                let new = (0..<Int.random(in: 0...600, using: &random)).map { value * 1_000 + $0 }
+                chunked.replaceSubrange(index..<upper, with: new)
+                reference.replaceSubrange(index..<upper, with: new)
+            default:
+                // Rebuilt from the version before, with one element moved: as a patched list is.
+                let target = Int.random(in: 0..<count, using: &random)
+                var rebuilt = ChunkedArray<Int>(chunkSize: 4)
+                var expected = reference
+                let moved = expected.remove(at: index)
+                expected.insert(moved, at: target)
+                var removed = chunked
+                removed.remove(at: index)
+                rebuilt.append(contentsOf: removed, range: 0..<target)
+                rebuilt.append(moved)
+                rebuilt.append(contentsOf: removed, range: target..<removed.count)
+                chunked = rebuilt
+                reference = expected
+                #expect(chunked.sharedGroupCount(with: previous) >= previous.groupCount - 8, "step \(step)")
+            }
+            guard Array(chunked) == reference, chunked.hasValidChunks else {
+                Issue.record("step \(step): contents or chunks wrong")
+                return
+            }
+            if step % 101 == 0 { versions.append((chunked, reference)) }
+        }
+        // About 2,500 chunks: no more than twice the groups a fresh cut would make.
+        #expect(chunked.groupCount <= 2 * (chunked.count / 4 / 64 + 1))
+        for (version, expected) in versions {
+            #expect(Array(version) == expected)
+            #expect(version.indices.map { version[$0] } == expected)
+        }
+    }
+
+    /// A change to a copy of a large array copies one group's index: the copy shares the
+    /// other groups.
+    @Test func aChangeCopiesOneGroup() {
+        let original = ChunkedArray(0..<1_000_000)
+        #expect(original.groupCount == 31)
+        var changed = original
+        changed.insert(-1, at: 500_000)
+        changed.remove(at: 10)
+        #expect(changed.sharedGroupCount(with: original) == original.groupCount - 2)
+        #expect(Array(original) == Array(0..<1_000_000))
+    }
+
     @Test func equalityComparesElements() {
         let a = ChunkedArray(0..<1_000, chunkSize: 10)
         var b = ChunkedArray(0..<1_000, chunkSize: 7)

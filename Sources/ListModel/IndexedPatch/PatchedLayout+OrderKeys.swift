@@ -71,9 +71,18 @@ extension PatchedLayout {
         while index < items.count {
             let item = items[index]
             if item.kept, let start = item.oldStart {
-                keys.append(contentsOf: list.orderKeys, range: start..<start + item.count)
-                fresh.append(false)
+                // Kept items that follow one another in the old list (the runs either side of
+                // a section boundary) are appended as one range: a cut there would copy the
+                // chunk of keys around the boundary, and there are as many as sections.
+                var end = start + item.count
                 index += 1
+                fresh.append(false)
+                while index < items.count, items[index].kept, items[index].oldStart == end {
+                    end += items[index].count
+                    index += 1
+                    fresh.append(false)
+                }
+                keys.append(contentsOf: list.orderKeys, range: start..<end)
                 continue
             }
             var end = index
