@@ -16,6 +16,21 @@ import ListModelTesting
 
     func names(_ rows: WorkingRows) -> [String] { (0..<rows.count).map { name(rows.slot(at: $0)) } }
 
+    /// No empty piece, no two slots pieces side by side (they are joined), counts that add up.
+    func isTidy(_ rows: WorkingRows) -> Bool {
+        var previousIsSlots = false
+        var total = 0
+        for piece in rows.pieces {
+            guard piece.count > 0 else { return false }
+            let isSlots: Bool
+            if case .slots = piece { isSlots = true } else { isSlots = false }
+            if isSlots, previousIsSlots { return false }
+            previousIsSlots = isSlots
+            total += piece.count
+        }
+        return total == rows.count
+    }
+
     @Test(arguments: [1, 2, 3])
     func randomEditsAgreeWithAnArray(seed: UInt64) {
         var random = SplitMix64(seed: seed)
@@ -40,6 +55,7 @@ import ListModelTesting
                 reference.insert("n\(step)", at: 0)
             }
             #expect(rows.count == reference.count)
+            #expect(isTidy(rows), "step \(step)")
         }
         #expect(names(rows) == reference)
     }

@@ -68,24 +68,32 @@ struct WorkingRows {
         compactIfNeeded()
     }
 
-    /// Removes and returns the row at `index` (`0..<count`).
+    /// Removes and returns the row at `index` (`0..<count`): one walk over the pieces to find
+    /// it, then the piece holding it is cut in place.
     mutating func remove(at index: Int) -> RowSlot {
         let (found, offset) = locate(index)
-        if case .slots(var slots) = pieces[found], slots.count > 1 {
-            pieces[found] = .slots([])
-            let removed = slots.remove(at: offset)
-            pieces[found] = .slots(slots)
-            count -= 1
-            return removed
-        }
-        let removed = slot(at: index)
-        let piece = split(at: index)
-        _ = split(at: index + 1)
-        pieces.remove(at: piece)
         count -= 1
-        if piece > 0 { mergeSlots(around: piece - 1) }
-        compactIfNeeded()
-        return removed
+        switch pieces[found] {
+        case .slots(var slots):
+            pieces[found] = .slots([])  // so that `slots` is not shared while it changes
+            let removed = slots.remove(at: offset)
+            if slots.isEmpty {
+                pieces.remove(at: found)
+                if found > 0 { mergeSlots(around: found - 1) }
+            } else {
+                pieces[found] = .slots(slots)
+            }
+            return removed
+        case .run(let section, let rows):
+            let row = rows.lowerBound + offset
+            var rest: [Piece] = []
+            if row > rows.lowerBound { rest.append(.run(section: section, rows: rows.lowerBound..<row)) }
+            if row + 1 < rows.upperBound { rest.append(.run(section: section, rows: row + 1..<rows.upperBound)) }
+            pieces.replaceSubrange(found...found, with: rest)
+            if rest.isEmpty, found > 0 { mergeSlots(around: found - 1) }
+            compactIfNeeded()
+            return .original(section: section, row: row)
+        }
     }
 
     /// Replaces the row at `index` (`0..<count`).
