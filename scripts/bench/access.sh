@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 seconds=${2:-5}
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+scripts/install-deps wrk  # only what is missing
 bin=${LIST_SERVER_BIN:-.build/release/list-server}
 [ -x "$bin" ] || swift build -c release --product list-server >/dev/null
 

@@ -4,6 +4,7 @@
 # Build first: swift build -c release --product list-server  (or set LIST_SERVER_BIN).
 set -euo pipefail
 cd "$(dirname "$0")"
+../install-deps wrk  # deep.py and pages.sh drive the server with wrk
 log=${1:-/tmp/list-server-bench-$(date -u +%Y%m%dT%H%M%SZ).txt}
 {
     echo "commit $(git rev-parse --short HEAD)"

@@ -85,6 +85,8 @@ def main():
     parser.add_argument("--writes-only", action="store_true", help="skip the page walk and the page timings")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.wrk and not args.writes_only:
+        subprocess.run([f"{benchlib.REPO}/scripts/install-deps", "wrk"], check=True)  # only if missing
     benchlib.header(f"deep pages and write cost; sizes {sizes}")
     ms = benchlib.ms
     med = benchlib.median

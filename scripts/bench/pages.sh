@@ -12,9 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-10}
 rounds=${2:-3}
-for tool in wrk nginx curl python3; do
-    command -v "$tool" >/dev/null || { echo "$tool is not installed" >&2; exit 1; }
-done
+scripts/install-deps wrk  # wrk is only for the benchmarks; nginx, curl and python3 are always installed
 bin=${LIST_SERVER_BIN:-.build/release/list-server}
 [ -x "$bin" ] || swift build -c release --product list-server >/dev/null
 
