@@ -62,6 +62,48 @@ import ListModelTesting
         }
     }
 
+    /// Keys are checked in batches after their rows are read: a repeated key is still the
+    /// first error when another error follows it (a bad cell, a repeated section key, the row
+    /// limit), and not when the other comes first.
+    @Test func theFirstErrorInDocumentOrderWins() {
+        let rows = (0..<200).map { "k\($0)" }
+        func document(_ sections: [[JSONValue]], sectionKeys: [String]? = nil) -> JSONValue {
+            .object(JSONObject(uniqueMembers: [
+                ("title", "T"),
+                ("sections", .array(sections.enumerated().map { index, rows in
+                    .object(JSONObject(uniqueMembers: [
+                        ("key", .string(sectionKeys?[index] ?? "s\(index)")), ("rows", .array(rows)),
+                    ]))
+                })),
+            ]))
+        }
+        func row(_ key: String, bad: Bool = false) -> JSONValue {
+            .object(JSONObject(uniqueMembers: [("key", .string(key)), ("cells", bad ? ["nope": 1] : [:])]))
+        }
+        var section = rows.map { row($0) }
+        section[150] = row("k3")
+        var withBadCell = section
+        withBadCell[170] = row("x", bad: true)
+        #expect(Self.error(document([withBadCell]))
+            == "/sections/0/rows/150/key: duplicate row key \"k3\", also at /sections/0/rows/3/key")
+        withBadCell[120] = row("x", bad: true)
+        #expect(Self.error(document([withBadCell])) == "/sections/0/rows/120/cells/nope: no column has the key \"nope\"")
+        #expect(Self.error(document([section, []], sectionKeys: ["s", "s"]))
+            == "/sections/0/rows/150/key: duplicate row key \"k3\", also at /sections/0/rows/3/key")
+        #expect(Self.error(document([Array(section.prefix(100)), [], [row("k7")]], sectionKeys: ["s", "s", "t"]))
+            == "/sections/1/key: duplicate section key \"s\", also at /sections/0/key")
+        #expect(Self.error(document([Array(section.prefix(10)), [row("k2")], [row("q")]], sectionKeys: ["a", "b", "a"]))
+            == "/sections/1/rows/0/key: duplicate row key \"k2\", also at /sections/0/rows/2/key")
+        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["sections", "0", "rows", "150", "key"]),
+                                          message: "duplicate row key \"k3\", also at /sections/0/rows/3/key")) {
+            try ListDocument(json: document([section]), limits: ListDocument.Limits(maxRows: 180))
+        }
+        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["sections", "0", "rows", "120"]),
+                                          message: "the list may hold at most 120 rows")) {
+            try ListDocument(json: document([section]), limits: ListDocument.Limits(maxRows: 120))
+        }
+    }
+
     /// Past the size reserved from the sections' row counts the table grows (here: always,
     /// since the reader reserves the exact count; so use the table directly).
     @Test func theTableGrowsAndKeepsPlaces() {

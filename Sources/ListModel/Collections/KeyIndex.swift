@@ -47,6 +47,17 @@ struct KeyIndex {
         }
     }
 
+    /// Loads the first bucket of each of `hashes`, in a loop with nothing else to wait for, so
+    /// that the inserts and finds that follow find them in cache; returns their sum (for the
+    /// caller to keep, so that the loads stay).
+    func touch(_ hashes: [UInt64]) -> UInt32 {
+        buckets.withUnsafeBufferPointer { buckets in
+            var sum: UInt32 = 0
+            for hash in hashes { sum &+= buckets[Int(truncatingIfNeeded: hash) & mask] }
+            return sum
+        }
+    }
+
     /// The top bits of `hash` (independent of the bucket bits), placed above the position.
     @inline(__always) private func tag(_ hash: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: hash >> 32) & ~positionMask

@@ -47,6 +47,10 @@ struct DocumentReader {
     var columnIndex: [String: Int] = [:]
     var columns: [Column] = []
     var rowPlaces = RowKeyTable()
+    /// Row keys read but not yet checked (`checkRowKeyLater`).
+    var pendingRowKeys: [RowKeyTable.Pending] = []
+    /// The first repeated row key found among them.
+    var repeatedRowKey: ListDocumentError?
     var rowCount = 0
     /// Buffers reused from row to row while cells are read.
     let scratch = CellScratch()
@@ -158,14 +162,22 @@ struct DocumentReader {
         }
         rowPlaces.reserveCapacity(min(expectedRows, limits.maxRows))
         var seen: [String: Int] = [:]
-        for (index, element) in elements.enumerated() {
-            let section = try within(index) { () throws(Failure) in try readSection(element, index: index) }
-            if let first = seen[section.key] {
-                throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
-                              message: "duplicate section key \(quotedKey(section.key)), also at /sections/\(first)/key")
+        do throws(Failure) {
+            for (index, element) in elements.enumerated() {
+                let section = try within(index) { () throws(Failure) in try readSection(element, index: index) }
+                try throwRepeatedRowKey(checkingPending: false)
+                if let first = seen[section.key] {
+                    throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
+                                  message: "duplicate section key \(quotedKey(section.key)), also at /sections/\(first)/key")
+                }
+                seen[section.key] = index
+                result.append(section)
             }
-            seen[section.key] = index
-            result.append(section)
+            try throwRepeatedRowKey(checkingPending: true)
+        } catch {
+            // The rows read before the error come first: a repeated key among them wins.
+            try throwRepeatedRowKey(checkingPending: true)
+            throw error
         }
         return result
     }
@@ -174,9 +186,8 @@ struct DocumentReader {
         var (section, rowsValue) = try sectionHeader(value)
         section.rows.reserveCapacity(rowsValue.count)
         for (rowIndex, element) in rowsValue.enumerated() {
-            let row = try within("rows", rowIndex) { () throws(Failure) in
-                try readRow(element, section: index, index: rowIndex)
-            }
+            let row = try within("rows", rowIndex) { () throws(Failure) in try readRowContent(element) }
+            checkRowKeyLater(row.key, section: index, row: rowIndex)
             section.rows.append(row)
         }
         return section
@@ -211,7 +222,18 @@ struct DocumentReader {
         return (section, rowsValue)
     }
 
+    /// A row at `index` of section `section`, its key checked against the rows read before.
     mutating func readRow(_ value: JSONValue, section: Int, index: Int) throws(Failure) -> Row {
+        let row = try readRowContent(value)
+        if let first = rowPlaces.updateValue((section, index), forKey: row.key) {
+            throw Failure(pointer: JSONPointer(tokens: ["key"]),
+                          message: "duplicate row key \(quotedKey(row.key)), also at /sections/\(first.section)/rows/\(first.row)/key")
+        }
+        return row
+    }
+
+    /// A row, counted against the row limit; its key is not checked against other rows.
+    mutating func readRowContent(_ value: JSONValue) throws(Failure) -> Row {
         rowCount += 1
         guard rowCount <= limits.maxRows else {
             throw Failure(pointer: .root, message: "the list may hold at most \(limits.maxRows) rows")
@@ -229,10 +251,6 @@ struct DocumentReader {
             }
         }
         guard let key else { throw missing("key", of: "a row") }
-        if let first = rowPlaces.updateValue((section, index), forKey: key) {
-            throw Failure(pointer: JSONPointer(tokens: ["key"]),
-                          message: "duplicate row key \(quotedKey(key)), also at /sections/\(first.section)/rows/\(first.row)/key")
-        }
         row.key = key
         return row
     }
