@@ -18,7 +18,7 @@ extension DocumentReader {
             }
             if member.isNull { continue }
             guard index > lastColumn else { return try gatheredCells(object) }
-            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
+            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: index) }
             scratch.encoder.append(key: name, value: cellValue)
             lastColumn = index
         }
@@ -30,8 +30,8 @@ extension DocumentReader {
     @inline(__always)
     func column(named name: String, after lastColumn: Int) -> Int? {
         var index = lastColumn + 1
-        while index < columns.count {
-            if utf8Equal(columns[index].key, name) { return index }
+        while index < columnKeys.count {
+            if utf8Equal(columnKeys[index], name) { return index }
             index += 1
         }
         return columnIndex[name]
@@ -46,7 +46,7 @@ extension DocumentReader {
                 throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
             }
             if member.isNull { continue }
-            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: columns[index]) }
+            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: index) }
             if let present = pairs.cells.firstIndex(where: { $0.key == name }) {
                 pairs.cells[present].value = cellValue
             } else {
@@ -59,9 +59,11 @@ extension DocumentReader {
         return RowCells(pairs.encoder)
     }
 
-    func cell(_ value: JSONValue, column: Column) throws(Failure) -> CellValue {
-        var forColumn: String { "for column \(quotedKey(column.key)) (kind \(column.kind.rawValue))" }
-        switch (column.kind, value) {
+    /// The value of a cell of column `columnIndex`.
+    func cell(_ value: JSONValue, column columnIndex: Int) throws(Failure) -> CellValue {
+        let kind = columnKinds[columnIndex]
+        var forColumn: String { "for column \(quotedKey(columnKeys[columnIndex])) (kind \(kind.rawValue))" }
+        switch (kind, value) {
         case (.text, .string(let string)):
             return .text(try text(value, string))
         case (.number, .number(let number)):

@@ -45,7 +45,15 @@ struct DocumentReader {
     typealias Failure = ListDocumentError
     let limits: ListDocument.Limits
     var columnIndex: [String: Int] = [:]
-    var columns: [Column] = []
+    var columns: [Column] = [] {
+        didSet {
+            columnKeys = columns.map(\.key)
+            columnKinds = columns.map(\.kind)
+        }
+    }
+    /// The columns' keys and kinds, read per cell without copying a `Column`.
+    private(set) var columnKeys: [String] = []
+    private(set) var columnKinds: [ColumnKind] = []
     var rowPlaces = RowKeyTable()
     /// Row keys read but not yet checked (`checkRowKeyLater`).
     var pendingRowKeys: [RowKeyTable.Pending] = []
