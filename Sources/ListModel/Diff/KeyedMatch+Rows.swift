@@ -20,9 +20,16 @@ extension KeyedMatch {
         }
         var oldRowNew = [Int32](repeating: -1, count: oldCount)
         var newRowOld = [Int32](repeating: -1, count: newCount)
+        // Keys are compared in place (`withUnsafeElement`): copying a `Row` out to read its key
+        // costs three retains and releases.
+        let oldRows = old.sections.map(\.rows)
+        func oldKeyEquals(_ row: Int, _ key: String) -> Bool {
+            let section = Int(oldRowSection[row])
+            return oldRows[section].withUnsafeElement(at: row - oldRowStart[section]) { utf8Equal($0.pointee.key, key) }
+        }
         func oldKey(_ row: Int) -> String {
             let section = Int(oldRowSection[row])
-            return old.sections[section].rows[row - oldRowStart[section]].key
+            return oldRows[section].withUnsafeElement(at: row - oldRowStart[section]) { $0.pointee.key }
         }
 
         // Pass 1: the next few old rows after the last match.
@@ -33,11 +40,12 @@ extension KeyedMatch {
             if newSectionOld[section] >= 0 { next = oldRowStart[newSectionOld[section]] }
             let rows = new.sections[section].rows
             let start = newRowStart[section]
-            for row in rows.indices {
-                let key = rows[row].key
+            var row = 0
+            rows.forEachUnsafeElement(in: rows.indices) { newRow in
+                let key = newRow.pointee.key
                 var candidate = next
                 while candidate < min(next + window, oldCount) {
-                    if oldRowNew[candidate] < 0 && utf8Equal(oldKey(candidate), key) { break }
+                    if oldRowNew[candidate] < 0 && oldKeyEquals(candidate, key) { break }
                     candidate += 1
                 }
                 if candidate < min(next + window, oldCount) {
@@ -47,6 +55,7 @@ extension KeyedMatch {
                 } else {
                     unmatchedNew += 1
                 }
+                row += 1
             }
         }
         guard unmatchedNew > 0 else { return (oldRowSection, oldRowNew, newRowOld) }
@@ -65,7 +74,7 @@ extension KeyedMatch {
             for row in rows.indices where newRowOld[start + row] < 0 {
                 let key = rows[row].key
                 let match = index.find(hash: KeyIndex.hash(key)) { candidate in
-                    oldRowNew[Int(candidate)] < 0 && utf8Equal(oldKey(Int(candidate)), key)
+                    oldRowNew[Int(candidate)] < 0 && oldKeyEquals(Int(candidate), key)
                 }
                 if match >= 0 {
                     oldRowNew[Int(match)] = Int32(start + row)

@@ -5,6 +5,13 @@
 /// the minimal set of moves; order-key assignment keeps these rows' keys.
 public func longestIncreasingSubsequence<T: Comparable>(_ values: [T]) -> [Int] {
     guard !values.isEmpty else { return [] }
+    // Already increasing (every row stayed in order: the common case): all of it, in one pass.
+    var increasing = true
+    for index in 1..<values.count where !(values[index - 1] < values[index]) {
+        increasing = false
+        break
+    }
+    if increasing { return Array(values.indices) }
     // tails[k] = index in `values` of the smallest tail of an increasing run of length k + 1.
     var tails: [Int] = []
     tails.reserveCapacity(values.count)
