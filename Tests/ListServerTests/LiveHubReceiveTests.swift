@@ -112,7 +112,7 @@ struct LiveHubReceiveTests {
 
     @Test func aDeletionThenACreationUnderTheSameIdEndOldStreamsAndStartNewOnes() throws {
         let hub = LiveHub(renderer: HTMLRenderer())
-        var versions = Versions()
+        let versions = Versions()
         hub.receive(versions.created)
         let old = subscribe(hub, .json)
         let deleted = versions.snapshots[0]

@@ -43,6 +43,18 @@ struct MHDConnection: @unchecked Sendable {
         try mhdCall("MHD_queue_response") { MHD_queue_response(pointer, UInt32(status), response) }
     }
 
+    /// Stops libmicrohttpd from handling this connection until `resume`; called from the access
+    /// handler. Suspended connections do not time out.
+    ///
+    /// The corresponding C function is `MHD_suspend_connection`.
+    func suspend() { MHD_suspend_connection(pointer) }
+
+    /// Lets libmicrohttpd handle a suspended connection again (from any thread); it then calls the
+    /// access handler again. Must follow `suspend` exactly once.
+    ///
+    /// The corresponding C function is `MHD_resume_connection`.
+    func resume() { MHD_resume_connection(pointer) }
+
     /// Makes libmicrohttpd free this connection as soon as the content reader that calls this
     /// returns end-of-stream, instead of when its socket next shows activity.
     ///

@@ -60,6 +60,11 @@ extension HTTPServer {
             return true
         }
         if state.responded { return true }
+        if state.offloaded {
+            // Called again after the resume (never before: the connection was suspended).
+            guard let response = state.answer.withLock({ $0.take() }) else { return true }
+            return queue(response, connection: connection, state: state, method: String(cString: method))
+        }
         if let violation = FramingViolation(code: connection.trailer(FramingViolation.field)) {
             return answer(violation, connection: connection, state: state, method: method)
         }
@@ -74,6 +79,10 @@ extension HTTPServer {
             }
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
+            if Self.runsOffThread(methodName) {
+                offload(request, connection: connection, state: state)
+                return true
+            }
             response = respond(to: request)
         } catch let error as any HTTPResponseError {
             response = shaped(error.response, requestHeaders: headers)

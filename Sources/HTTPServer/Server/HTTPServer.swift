@@ -1,3 +1,4 @@
+import Dispatch
 import ServerSupport
 import Synchronization
 #if canImport(Glibc)
@@ -6,8 +7,9 @@ import Glibc
 
 /// An HTTP/1.1 server on GNU libmicrohttpd that answers requests with a `Router`.
 ///
-/// Handlers run on the server's threads (one epoll loop per core), so they should not block for
-/// long. Streaming responses leave libmicrohttpd once their head is sent (`ResponseStream`) and
+/// Reads are answered on the server's threads (one epoll loop per core), so their handlers should
+/// not block for long; writes (POST, PUT, PATCH, DELETE) run on a queue of their own, so a long
+/// one holds up no other connection (`HTTPServer+Offload`). Streaming responses leave libmicrohttpd once their head is sent (`ResponseStream`) and
 /// cost no thread.
 ///
 /// ```swift
@@ -28,6 +30,8 @@ public final class HTTPServer: Sendable {
     let streamSockets = Mutex<StreamSockets?>(nil)
     private let address: BindAddress
     private let daemon = Mutex<Daemon?>(nil)
+    /// Handlers running off libmicrohttpd's threads (`HTTPServer+Offload`), awaited at shutdown.
+    let handlersInFlight = DispatchGroup()
 
     /// The running libmicrohttpd daemon and the guard in front of it.
     struct Daemon: Sendable {
@@ -102,6 +106,7 @@ public final class HTTPServer: Sendable {
         }
         streams.closeAll()
         running.framingGuard.stopSweeping()
+        waitForOffloadedHandlers(seconds: 30)
         running.mhd.stop()
         if let sockets = streamSockets.withLock({ current -> StreamSockets? in defer { current = nil }; return current }) {
             sockets.cancelAll()

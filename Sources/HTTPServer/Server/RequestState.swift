@@ -1,6 +1,8 @@
 import ServerSupport
+import Synchronization
+
 /// What the server remembers about one request between access-handler calls.
-final class RequestState {
+final class RequestState: @unchecked Sendable {
     let rawURI: String
     let started = monotonicNanoseconds()
     var sawHeaders = false
@@ -10,6 +12,10 @@ final class RequestState {
     var responded = false
     /// The framing guard refused this request (its method and target may be stand-ins).
     var framingViolation = false
+    /// Its handler runs off the connection's thread (`HTTPServer+Offload`); `answer` gets the
+    /// response, which the access handler queues when libmicrohttpd calls it again.
+    var offloaded = false
+    let answer = Mutex<Response?>(nil)
 
     /// False when the target held bytes that are not UTF-8 (`rawURI` then shows them as U+FFFD).
     let targetIsUTF8: Bool

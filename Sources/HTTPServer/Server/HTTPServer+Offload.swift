@@ -1,0 +1,47 @@
+import Dispatch
+import ServerSupport
+import Synchronization
+
+/// Writes run off libmicrohttpd's threads.
+///
+/// libmicrohttpd serves each connection on the worker thread that accepted it (one epoll loop
+/// per core), so a handler that takes long stalls every other connection of that worker: a
+/// reader whose connection landed beside a 600 ms PATCH or a 3 s PUT of a million rows waited
+/// for the whole write (docs/BENCHMARKS.md, `big_patch.py`). A request whose method changes
+/// something (POST, PUT, PATCH, DELETE) is therefore answered on `handlerQueue`: its connection
+/// is suspended, the handler runs, the answer is kept in the request's state and the connection
+/// resumed; libmicrohttpd then calls the access handler again, which queues the answer. Reads,
+/// the hot path, stay on the worker (no thread hop). A connection holds one request at a time,
+/// so answers keep their order.
+extension HTTPServer {
+    /// Where offloaded handlers run: concurrent; writes to one list are serialised by the
+    /// registry, not here.
+    static let handlerQueue = DispatchQueue(label: "http-server.handlers", qos: .userInitiated, attributes: .concurrent)
+
+    /// Whether requests of this method are answered off the connection's thread.
+    static func runsOffThread(_ method: HTTPMethod) -> Bool {
+        method == .post || method == .put || method == .patch || method == .delete
+    }
+
+    /// Suspends the connection and answers `request` on `handlerQueue`; the access handler's
+    /// next call (after the resume) queues the answer (`takeOffloadedAnswer`).
+    func offload(_ request: Request, connection: MHDConnection, state: RequestState) {
+        state.offloaded = true
+        handlersInFlight.enter()
+        connection.suspend()
+        Self.handlerQueue.async { [self] in
+            let response = respond(to: request)
+            state.answer.withLock { $0 = response }
+            connection.resume()
+            handlersInFlight.leave()
+        }
+    }
+
+    /// Waits (up to `seconds`) for offloaded handlers to finish and resume their connections:
+    /// libmicrohttpd cannot stop with a connection suspended.
+    func waitForOffloadedHandlers(seconds: Int) {
+        if handlersInFlight.wait(timeout: .now() + .seconds(seconds)) == .timedOut {
+            Log.warning("stopping with write handlers still running after \(seconds) s")
+        }
+    }
+}
