@@ -345,6 +345,22 @@ struct CellEncoder {
         }
     }
 
+    /// `append(key:value:)` for a text cell.
+    mutating func append(key: String, text: String) {
+        offsets.append(bytes.count)
+        appendString(key)
+        bytes.append(CellStorage.Tag.text)
+        appendString(text)
+    }
+
+    /// `append(key:value:)` for a number cell.
+    mutating func append(key: String, number: Double) {
+        offsets.append(bytes.count)
+        appendString(key)
+        bytes.append(CellStorage.Tag.number)
+        appendDouble(number)
+    }
+
     mutating func appendString(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in

@@ -18,8 +18,16 @@ extension DocumentReader {
             }
             if member.isNull { continue }
             guard index > lastColumn else { return try gatheredCells(object) }
-            let cellValue = try within(name) { () throws(Failure) in try cell(member, column: index) }
-            scratch.encoder.append(key: name, value: cellValue)
+            // Text and number cells, the common ones, are packed straight from the JSON value.
+            switch (columnKinds[index], member) {
+            case (.text, .string(let string)) where string.utf8.count <= ListDocument.maxStringBytes:
+                scratch.encoder.append(key: name, text: string)
+            case (.number, .number(let number)) where number.isFinite:
+                scratch.encoder.append(key: name, number: number)
+            default:
+                let cellValue = try within(name) { () throws(Failure) in try cell(member, column: index) }
+                scratch.encoder.append(key: name, value: cellValue)
+            }
             lastColumn = index
         }
         return RowCells(scratch.encoder)
