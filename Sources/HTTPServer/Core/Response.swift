@@ -6,6 +6,8 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Body
+    /// Set for an answer too costly to make on the connection's thread (`Response.offThread`).
+    public private(set) var maker: (@Sendable () -> Response)?
 
     /// What follows the header fields.
     public enum Body: Sendable {
@@ -22,6 +24,19 @@ public struct Response: Sendable {
         self.headers = headers
         self.body = .bytes(body)
     }
+
+    /// An answer that takes long to make (e.g. serializing a large document the first time):
+    /// `make` runs on the server's handler queue, not on the connection's thread, which serves
+    /// other connections meanwhile (`HTTPServer+Offload`); its response is sent as any other.
+    public static func offThread(_ make: @escaping @Sendable () -> Response) -> Response {
+        var response = Response()
+        response.maker = make
+        return response
+    }
+
+    /// The answer itself: `make`'s for an `offThread` one (for callers without a server, e.g.
+    /// tests calling a router), else this one.
+    public func resolved() -> Response { maker?() ?? self }
 
     /// The body bytes, or nil for a stream (handy in tests).
     public var bodyBytes: [UInt8]? {

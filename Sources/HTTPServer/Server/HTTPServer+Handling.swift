@@ -80,10 +80,14 @@ extension HTTPServer {
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
             if Self.runsOffThread(methodName) {
-                offload(request, connection: connection, state: state)
+                offload({ [self] in respondResolving(to: request) }, connection: connection, state: state)
                 return true
             }
             response = respond(to: request)
+            if let make = response.maker {
+                offload({ [self] in shaped(make(), requestHeaders: request.headers) }, connection: connection, state: state)
+                return true
+            }
         } catch let error as any HTTPResponseError {
             response = shaped(error.response, requestHeaders: headers)
         } catch {

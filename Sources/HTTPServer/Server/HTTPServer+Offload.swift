@@ -11,8 +11,9 @@ import Synchronization
 /// something (POST, PUT, PATCH, DELETE) is therefore answered on `handlerQueue`: its connection
 /// is suspended, the handler runs, the answer is kept in the request's state and the connection
 /// resumed; libmicrohttpd then calls the access handler again, which queues the answer. Reads,
-/// the hot path, stay on the worker (no thread hop). A connection holds one request at a time,
-/// so answers keep their order.
+/// the hot path, stay on the worker (no thread hop), unless their handler answers
+/// `Response.offThread` (a large document serialized for the first time). A connection holds
+/// one request at a time, so answers keep their order.
 extension HTTPServer {
     /// Where offloaded handlers run: concurrent; writes to one list are serialised by the
     /// registry, not here.
@@ -23,18 +24,27 @@ extension HTTPServer {
         method == .post || method == .put || method == .patch || method == .delete
     }
 
-    /// Suspends the connection and answers `request` on `handlerQueue`; the access handler's
-    /// next call (after the resume) queues the answer (`takeOffloadedAnswer`).
-    func offload(_ request: Request, connection: MHDConnection, state: RequestState) {
+    /// Suspends the connection and makes the answer on `handlerQueue`; the access handler's
+    /// next call (after the resume) queues it. Writes pass the whole `respond(to:)`; a read
+    /// whose handler answered `Response.offThread` passes its maker (shaped as usual).
+    func offload(_ make: @escaping @Sendable () -> Response, connection: MHDConnection, state: RequestState) {
         state.offloaded = true
         handlersInFlight.enter()
         connection.suspend()
         Self.handlerQueue.async { [self] in
-            let response = respond(to: request)
+            let response = make()
             state.answer.withLock { $0 = response }
             connection.resume()
             handlersInFlight.leave()
         }
+    }
+
+    /// `respond(to:)`, with an `offThread` answer made at once (for a caller already off the
+    /// connection's thread).
+    func respondResolving(to request: Request) -> Response {
+        let response = respond(to: request)
+        guard let make = response.maker else { return response }
+        return shaped(make(), requestHeaders: request.headers)
     }
 
     /// Waits (up to `seconds`) for offloaded handlers to finish and resume their connections:

@@ -30,6 +30,9 @@ final class SnapshotCache: Sendable {
         }
     }
 
+    /// Whether the document's answer is made already (reading it back is then cheap).
+    var hasDocumentAnswer: Bool { storage.withLock { $0.documentAnswer != nil } }
+
     /// The answer of a read of the whole document, made once (the first one kept when two
     /// readers make it together).
     func documentAnswer<Answer: AnyObject & Sendable>(_ make: () throws -> Answer) rethrows -> Answer {

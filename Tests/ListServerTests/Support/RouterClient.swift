@@ -21,6 +21,7 @@ struct RouterClient {
     @discardableResult
     func send(_ method: HTTPMethod, _ target: String, _ body: String = "", headers: HTTPHeaders = HTTPHeaders()) throws -> Answer {
         let response = router.respond(to: try Request(method: method, target: target, headers: headers, body: Array(body.utf8)))
+            .resolved()
         return Answer(response: response, body: String(decoding: response.bodyBytes ?? [], as: UTF8.self))
     }
 
