@@ -4,9 +4,9 @@ libmicrohttpd serves each connection on the worker thread that accepted it; when
 handler ran there, every other connection of that worker waited for the whole write (a reader
 of another list got nothing for the length of a 600 ms PATCH or a 3 s PUT). Now writes run on a
 queue of their own. This opens eight reader connections (so some share the writer's worker),
-sends a PUT of 20,000 rows that takes the server seconds to parse, validate and store, and checks
-that on every reader connection answers kept coming while it ran: no connection's longest wait
-for an answer is more than half the PUT's time.
+sends a PUT of 60,000 rows that takes a debug server a second or more to parse, validate and
+store, and checks that on every reader connection answers kept coming while it ran: no
+connection's longest wait for an answer is more than half the PUT's time.
 """
 import json
 import threading
@@ -28,7 +28,7 @@ def test_readers_are_answered_while_a_long_put_runs():
     with Server("--max-body", str(64 << 20), db="temp") as server:
         server.put_list("small", {"title": "Small", "columns": [{"key": "name"}],
                                   "sections": [{"key": "s", "rows": [{"key": "a", "cells": {"name": "A"}}]}]})
-        body = json.dumps(big_document(20_000)).encode()
+        body = json.dumps(big_document(60_000)).encode()
         stop = threading.Event()
         answers = [[] for _ in range(READERS)]
         ready = threading.Barrier(READERS + 1)
