@@ -12,7 +12,7 @@ import json
 import threading
 import time
 
-from livetest import Checks, Server
+from livetest import Checks, EventStream, LiveDoc, Server
 
 checks = Checks("test_long_writes")
 READERS = 8
@@ -66,6 +66,14 @@ def test_readers_are_answered_while_a_long_put_runs():
         checks.check("the PUT took long enough to tell (over 0.5 s)", took > 0.5, f"{took:.2f} s")
         checks.check("every reader connection got answers while the PUT ran (longest wait under half of it)",
                      max(gaps) < took / 2, [round(gap, 2) for gap in gaps])
+        # A view=json subscriber of a list this large has its reset document serialized off the
+        # connection's thread (Response.offThread) before the stream starts: it arrives whole.
+        stream = EventStream(server, "/lists/big/events?view=json")
+        live = LiveDoc(stream)
+        checks.check("a view=json subscriber of the large list gets its reset", live.wait_version(1, timeout=60))
+        rows = sum(len(section["rows"]) for section in (live.doc or {}).get("sections", []))
+        checks.equal("the reset holds every row", rows, 60_000)
+        stream.close()
 
 
 if __name__ == "__main__":

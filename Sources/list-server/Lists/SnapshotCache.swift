@@ -30,6 +30,9 @@ final class SnapshotCache: Sendable {
         }
     }
 
+    /// Whether the document's bytes are made already.
+    var hasDocumentJSON: Bool { storage.withLock { $0.documentJSON != nil } }
+
     /// Whether the document's answer is made already (reading it back is then cheap).
     var hasDocumentAnswer: Bool { storage.withLock { $0.documentAnswer != nil } }
 

@@ -41,9 +41,19 @@ enum EventRoutes {
             "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no",
         ]
-        return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
+        let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
             context.hub.attach(subscribe, to: stream)
         }
+        // The whole document of a large list, not yet serialized at this version, is made off
+        // the connection's thread before the stream starts (its `reset` then reads it back).
+        if subscribe.view == .json, subscribe.since == nil, snapshot.list.rowCount >= ListRoutes.largeDocumentRows,
+           !snapshot.cache.hasDocumentJSON {
+            return .offThread { [snapshot] in
+                _ = snapshot.documentJSON
+                return response
+            }
+        }
+        return response
     }
 
     /// Reads `view`, `limit` or `until`, and `Last-Event-ID` or else `since`.
