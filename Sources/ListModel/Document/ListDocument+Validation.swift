@@ -253,15 +253,23 @@ struct DocumentReader {
         guard case .object(let object) = value else { throw typeMismatch("an object", value) }
         var key: String?
         var row = Row(key: "")
-        for (name, member) in object {
-            switch name {
-            case "key": key = try within(name) { () throws(Failure) in try self.key(member) }
-            case "cells": row.cells = try within(name) { () throws(Failure) in try cells(member) }
-            case "href": if !member.isNull { row.href = try within(name) { () throws(Failure) in try url(member) } }
-            case "style": row.style = try within(name) { () throws(Failure) in try choice(member, RowStyle.self) }
-            default: throw unknownMember(name, of: "a row", allowed: "key, cells, href, style")
+        // The members read in place (iterating copies each one: a retain and release per member).
+        let members = object.storage.map { UnsafePointer($0.members) }
+        for index in 0..<object.count {
+            let member = members.unsafelyUnwrapped + index
+            switch member.pointee.key {
+            case "key": key = try within("key") { () throws(Failure) in try self.key(member.pointee.value) }
+            case "cells": row.cells = try within("cells") { () throws(Failure) in try cells(member.pointee.value) }
+            case "href":
+                if !member.pointee.value.isNull {
+                    row.href = try within("href") { () throws(Failure) in try url(member.pointee.value) }
+                }
+            case "style":
+                row.style = try within("style") { () throws(Failure) in try choice(member.pointee.value, RowStyle.self) }
+            default: throw unknownMember(member.pointee.key, of: "a row", allowed: "key, cells, href, style")
             }
         }
+        withExtendedLifetime(object) {}
         guard let key else { throw missing("key", of: "a row") }
         row.key = key
         return row
