@@ -11,6 +11,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("patches", runPatchBenchmarks),
     ("patches-small", runSmallWriteBenchmarks),
     ("patches-profile", runPatchProfile),
+    ("chained-tail", runChainedTailBenchmark),
     ("big-patch", runBigPatchBenchmark),
     ("put", runPutBenchmarks),
     ("put-profile", runPutProfile),
