@@ -96,6 +96,13 @@ extension JSONWriter {
         write(UInt8(ascii: "\""))
     }
 
+    /// Writes UTF-8 `bytes` (a packed cell's string) as a JSON string literal, as `writeString`.
+    mutating func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        write(UInt8(ascii: "\""))
+        writeEscaped(bytes)
+        write(UInt8(ascii: "\""))
+    }
+
     private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var i = 0

@@ -66,7 +66,7 @@ enum StoredListCoding {
                 }
                 upserted.append(StoredRow(
                     key: row.key, section: section.key, orderKey: orderKey.rawValue,
-                    body: row.json(columns: columns).serialized()))
+                    body: row.canonicalJSONBytes(columns: columns)))
             }
         }
         var deleted: [String] = []
@@ -88,7 +88,7 @@ enum StoredListCoding {
             return StoredRow(
                 key: key, section: new.list.sectionKey(atPosition: position),
                 orderKey: new.list.orderKeys[position].rawValue,
-                body: new.list.row(atPosition: position).json(columns: columns).serialized())
+                body: new.list.row(atPosition: position).canonicalJSONBytes(columns: columns))
         }
         return StoreWrite(
             id: new.id, version: new.version, meta: meta(of: new.document).serialized(),
