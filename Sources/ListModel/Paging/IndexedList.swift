@@ -155,7 +155,9 @@ func flattenedRowKeys(_ document: ListDocument) -> [String] {
     var keys: [String] = []
     keys.reserveCapacity(document.rowCount)
     for section in document.sections {
-        for row in section.rows { keys.append(row.key) }
+        // In place: the collection's iterator would copy each row (a retain and release of its
+        // cells and strings) to read one string.
+        section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { keys.append($0.pointee.key) }
     }
     return keys
 }
