@@ -80,7 +80,10 @@ extension HTTPServer {
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
             if Self.runsOffThread(methodName) {
-                offload({ [self] in respondResolving(to: request) }, connection: connection, state: state)
+                offload({ [self] in
+                    defer { HeapTrim.afterRequest(bodyBytes: request.body.count) }
+                    return respondResolving(to: request)
+                }, connection: connection, state: state)
                 return true
             }
             response = respond(to: request)

@@ -9,8 +9,8 @@ import Glibc
 ///
 /// Reads are answered on the server's threads (one epoll loop per core), so their handlers should
 /// not block for long; writes (POST, PUT, PATCH, DELETE) run on a queue of their own, so a long
-/// one holds up no other connection (`HTTPServer+Offload`). Streaming responses leave libmicrohttpd once their head is sent (`ResponseStream`) and
-/// cost no thread.
+/// one holds up no other connection (`HTTPServer+Offload`). Streaming responses leave
+/// libmicrohttpd once their head is sent (`ResponseStream`) and cost no thread.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: configuration, router: router)

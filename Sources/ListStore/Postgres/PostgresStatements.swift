@@ -23,8 +23,8 @@ enum PostgresStatements {
           section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body
         """)
 
-    /// The list's new version and metadata (a tombstone stays: `list` reports it), the change logged and the log
-    /// trimmed to the newest `$6` entries: one round trip.
+    /// The list's new version and metadata (a tombstone stays: `list` reports it), the change
+    /// logged and the log trimmed to the newest `$6` entries: one round trip.
     /// Parameters: id, version, meta, patch, order keys, log limit.
     static let recordWrite = PGStatement(name: "record_write", sql: """
         WITH list AS (

@@ -36,7 +36,6 @@ enum ListRoutes {
     /// `PUT /lists/{id}`: create (201) or replace (200) the whole document.
     static func put(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: "application/json")
-        defer { HeapTrim.afterWrite(bodyBytes: request.body.count) }
         let (id, precondition) = (write.id, write.precondition)
         let document = try ListDocument(json: JSONValue(parsing: request.body), limits: context.documentLimits)
         var created = false
@@ -93,7 +92,6 @@ enum ListRoutes {
     /// to the whole document.
     static func patch(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: "application/json-patch+json")
-        defer { HeapTrim.afterWrite(bodyBytes: request.body.count) }
         let (id, precondition) = (write.id, write.precondition)
         let patch = try JSONPatch(parsing: request.body)
         let snapshot = try context.registry.writeRows(id: id, precondition: precondition) { list in

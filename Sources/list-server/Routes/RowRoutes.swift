@@ -13,7 +13,6 @@ enum RowRoutes {
     /// `POST …/sections/{section}/rows[?before=ROW|?after=ROW]`: a JSON array of rows.
     static func insert(_ request: Request, _ context: ServerContext) throws -> Response {
         let write = try WriteRequest(request, context, body: "application/json")
-        defer { HeapTrim.afterWrite(bodyBytes: request.body.count) }
         let (id, precondition) = (write.id, write.precondition)
         let sectionKey = try request.parameter("section")
         let position = try insertPosition(request)
