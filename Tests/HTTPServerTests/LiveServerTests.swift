@@ -44,9 +44,9 @@ struct LiveServerTests {
     /// A client (with a receive buffer of `receiveBuffer` bytes when given) that has asked
     /// `server` for `/stream`, and the stream the route handed out for it.
     private func openStream(on server: HTTPServer, _ box: StreamBox,
-                            receiveBuffer: Int32? = nil) throws -> (TestClient, ResponseStream) {
+                            receiveBuffer: Int32? = nil, version: String = "HTTP/1.1") throws -> (TestClient, ResponseStream) {
         let client = try TestClient(port: server.port, receiveBuffer: receiveBuffer)
-        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("GET /stream \(version)\r\nHost: x\r\n\r\n")
         return (client, try #require(box.next()))
     }
 
@@ -103,27 +103,45 @@ struct LiveServerTests {
         #expect(try TestClient.request(port: server.port, "GET", "/healthz").status == 200)
     }
 
-    @Test func streamWritesGoStraightToTheSocketFromAnyThread() throws {
+    @Test func streamWritesGoStraightToTheSocketFromAnyThreadOneChunkEach() throws {
         let box = StreamBox()
         let server = try startServer(box: box)
         defer { server.shutdown() }
         let (client, stream) = try openStream(on: server, box)
         #expect(server.metrics.openStreams == 1)
         Thread.detachNewThread { stream.write("data: one\n\n") }
-        let head = client.read(until: "data: one")
+        let head = client.read(until: "data: one\n\n\r\n")
         #expect(head.hasPrefix("HTTP/1.1 200"))
-        // Close-delimited: the bytes written are the body as they are, no chunk framing.
+        // HTTP/1.1: each write is one chunk, so a client sees where it ends.
+        #expect(head.lowercased().contains("connection: close"))
+        #expect(head.lowercased().contains("transfer-encoding: chunked"))
+        #expect(head.hasSuffix("\r\n\r\nb\r\ndata: one\n\n\r\n"))
+        usleep(100_000)  // the stream has left libmicrohttpd: nothing is buffered
+        stream.write("data: two\n\n")  // sent to the socket from this thread
+        #expect(client.read(until: "two\n\n\r\n") == "b\r\ndata: two\n\n\r\n")
+        stream.write([SharedBytes("data: "), SharedBytes("three"), SharedBytes("\n\n")])
+        #expect(client.read(until: "three\n\n\r\n") == "d\r\ndata: three\n\n\r\n")
+        stream.write(SharedBytes(Array(repeating: UInt8(ascii: "x"), count: 300)), ifQueuedAtMost: nil)
+        #expect(client.read(until: "x\r\n") == "12c\r\n" + String(repeating: "x", count: 300) + "\r\n")
+        stream.finish()
+        #expect(client.readAll() == "0\r\n\r\n", "the last chunk, then the connection closes")
+        #expect(!stream.write("late"))
+    }
+
+    @Test func anHTTP10StreamIsCloseDelimited() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box)
+        defer { server.shutdown() }
+        let (client, stream) = try openStream(on: server, box, version: "HTTP/1.0")
+        stream.write("data: one\n\n")
+        let head = client.read(until: "data: one\n\n")
         #expect(head.lowercased().contains("connection: close"))
         #expect(!head.lowercased().contains("transfer-encoding"))
         #expect(head.hasSuffix("\r\n\r\ndata: one\n\n"))
-        usleep(100_000)  // the stream has left libmicrohttpd: nothing is buffered
-        stream.write("data: two\n\n")  // sent to the socket from this thread
-        #expect(client.read(until: "data: two") == "data: two\n\n")
-        stream.write([SharedBytes("data: "), SharedBytes("three"), SharedBytes("\n\n")])
-        #expect(client.read(until: "three\n\n") == "data: three\n\n")
+        stream.write(SharedBytes("data: two\n\n"), ifQueuedAtMost: nil)
+        #expect(client.read(until: "two\n\n") == "data: two\n\n")
         stream.finish()
         #expect(client.readAll() == "", "the connection closes at the end of the stream")
-        #expect(!stream.write("late"))
     }
 
     @Test func aStreamLargerThanTheSocketTakesArrivesWholeAndInOrder() throws {
@@ -141,7 +159,7 @@ struct LiveServerTests {
         #expect(stream.unsentByteCount > 0, "a client that has not read yet leaves bytes unsent")
         stream.finish()
         let all = client.readAll()
-        let body = all[all.range(of: "\r\n\r\n")!.upperBound...]
+        let body = try #require(TestClient.dechunk(all[all.range(of: "\r\n\r\n")!.upperBound...]))
         #expect(body.utf8.count == expected)
         let lines = body.split(separator: "\n")
         #expect(lines.count == 40)

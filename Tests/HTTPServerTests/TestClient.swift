@@ -76,6 +76,24 @@ final class TestClient {
         return parse(client.readAll())
     }
 
+    /// The payload of a chunked body (ASCII chunk heads, no extensions), or nil when it is not one
+    /// or does not end with the last chunk.
+    static func dechunk(_ body: Substring) -> String? {
+        var rest = Substring(body)
+        var payload = ""
+        while let lineEnd = rest.range(of: "\r\n") {
+            guard let size = Int(rest[..<lineEnd.lowerBound], radix: 16) else { return nil }
+            rest = rest[lineEnd.upperBound...]
+            if size == 0 { return rest == "\r\n" ? payload : nil }
+            guard rest.utf8.count >= size + 2 else { return nil }
+            let end = rest.utf8.index(rest.startIndex, offsetBy: size)
+            guard rest[end...].hasPrefix("\r\n") else { return nil }
+            payload += rest[..<end]
+            rest = rest[rest.utf8.index(end, offsetBy: 2)...]
+        }
+        return nil
+    }
+
     static func parse(_ raw: String) -> Reply {
         guard let split = raw.range(of: "\r\n\r\n") else { return Reply(status: 0, headers: [:], body: raw) }
         let lines = raw[..<split.lowerBound].components(separatedBy: "\r\n")

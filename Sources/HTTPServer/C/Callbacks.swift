@@ -37,6 +37,7 @@ func accessHandlerCallback(
         requestCls.pointee = Unmanaged.passRetained(RequestState(uri: url)).toOpaque()
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestCls.pointee!).takeUnretainedValue()
+    if !state.sawHeaders, let version { state.isHTTP11 = strcmp(version, "HTTP/1.1") == 0 }
     let keep = server.handle(connection: MHDConnection(pointer: connection), state: state, method: method,
                              uploadData: uploadData, uploadDataSize: uploadDataSize)
     return keep ? .YES : .NO
@@ -78,11 +79,14 @@ func headerIteratorCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKi
 }
 
 /// libmicrohttpd's own messages (malformed requests, refused connections), one log line each.
-/// A client closing a stream or keep-alive connection (so that a send fails) is routine and not logged.
+/// A client closing a stream or keep-alive connection (so that a send fails) is routine and not
+/// logged, nor is the "application error" with which every chunked stream leaves libmicrohttpd
+/// (`ResponseStream.detach`; a stream that cannot detach logs why itself).
 func mhdLogCallback(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
     guard let message else { return }
     let text = String(cString: message)
-    if text.hasPrefix("Failed to send") || text.contains("closed by remote peer") || text.contains("Connection reset") {
+    if text.hasPrefix("Failed to send") || text.contains("closed by remote peer") || text.contains("Connection reset")
+        || text.contains("application error generating response") {
         return
     }
     Log.warning("libmicrohttpd: \(text)")

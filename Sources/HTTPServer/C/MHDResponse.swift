@@ -47,10 +47,13 @@ enum MHDResponse {
         return response
     }
 
-    /// A close-delimited response whose body `stream` writes (see `ResponseStream`): libmicrohttpd
-    /// holds a reference to the stream until it frees the response (`streamFreeCallback`).
-    /// The corresponding C functions are `MHD_create_response_from_callback` and `MHD_set_response_options`.
-    static func stream(_ stream: ResponseStream, blockSize: Int) throws -> OpaquePointer {
+    /// A response whose body `stream` writes (see `ResponseStream`): libmicrohttpd holds a
+    /// reference to the stream until it frees the response (`streamFreeCallback`). With `chunked`,
+    /// libmicrohttpd's head says `Transfer-Encoding: chunked` (the stream frames its writes) and
+    /// `Connection: close`; without, the body is close-delimited (for HTTP/1.0 clients).
+    /// The corresponding C functions are `MHD_create_response_from_callback`, `MHD_set_response_options`
+    /// and `MHD_add_response_header`.
+    static func stream(_ stream: ResponseStream, blockSize: Int, chunked: Bool) throws -> OpaquePointer {
         let retained = Unmanaged.passRetained(stream)
         let response: OpaquePointer
         do {
@@ -63,7 +66,11 @@ enum MHDResponse {
             throw error
         }
         do {
-            try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_close_delimited(response) }
+            if chunked {
+                try mhdCall("MHD_add_response_header(Connection)") { MHD_add_response_header(response, "Connection", "close") }
+            } else {
+                try mhdCall("MHD_set_response_options") { CMicroHTTPD_response_close_delimited(response) }
+            }
         } catch {
             destroy(response)  // frees the stream's reference through the free callback
             throw error

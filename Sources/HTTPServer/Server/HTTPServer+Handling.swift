@@ -123,7 +123,7 @@ extension HTTPServer {
     private func queue(_ response: Response, connection: MHDConnection, state: RequestState, method: String) -> Bool {
         state.responded = true
         do {
-            let stream = try queueOrThrow(response, connection: connection, isHead: method == "HEAD")
+            let stream = try queueOrThrow(response, connection: connection, isHead: method == "HEAD", chunked: state.isHTTP11)
             record(status: response.status.code, state: state, method: method)
             if let (stream, setup) = stream { startStream(stream, setup: setup) }
             return true
@@ -134,8 +134,10 @@ extension HTTPServer {
     }
 
     /// Queues the response; a stream's setup runs after (never for `HEAD`, which gets the
-    /// stream's header fields alone).
-    private func queueOrThrow(_ response: Response, connection: MHDConnection, isHead: Bool) throws -> (ResponseStream, StreamSetup)? {
+    /// stream's header fields alone). A stream's body is chunked when `chunked` (an HTTP/1.1 client),
+    /// else close-delimited.
+    private func queueOrThrow(_ response: Response, connection: MHDConnection, isHead: Bool,
+                              chunked: Bool) throws -> (ResponseStream, StreamSetup)? {
         let mhdResponse: OpaquePointer
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {
@@ -148,13 +150,13 @@ extension HTTPServer {
             mhdResponse = try MHDResponse.headOfStream()
         case .stream(let setup):
             let created = ResponseStream(heartbeat: setup.heartbeat)
-            mhdResponse = try MHDResponse.stream(created, blockSize: setup.blockSize)
+            mhdResponse = try MHDResponse.stream(created, blockSize: setup.blockSize, chunked: chunked)
             stream = (created, setup)
         }
         defer { MHDResponse.destroy(mhdResponse) }
         try MHDResponse.addHeaders(response.headers, to: mhdResponse)
         if let (created, _) = stream {
-            created.attach(to: connection, owner: streamSockets.withLock { $0 })
+            created.attach(to: connection, owner: streamSockets.withLock { $0 }, chunked: chunked)
             metrics.streamOpened()
             streams.add(created)
             created.onTermination { [self, created] in

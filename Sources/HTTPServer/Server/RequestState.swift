@@ -20,6 +20,9 @@ final class RequestState: @unchecked Sendable {
     /// False when the target held bytes that are not UTF-8 (`rawURI` then shows them as U+FFFD).
     let targetIsUTF8: Bool
 
+    /// The request is HTTP/1.1: its client reads chunked bodies (set when its head is in).
+    var isHTTP11 = false
+
     /// The state of a request whose raw target libmicrohttpd hands over as a C string.
     init(uri: UnsafePointer<CChar>?) {
         let valid = uri.flatMap { String(validatingCString: $0) }

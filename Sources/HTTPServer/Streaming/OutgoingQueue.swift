@@ -131,14 +131,29 @@ enum SocketSend {
             skip = 0
         }
         if vectors.isEmpty { return .sent(0) }
+        return vectors.withUnsafeMutableBufferPointer { send($0, to: socket) }
+    }
+
+    /// Three buffers at most (a chunk's head, its bytes, its line end), without allocating.
+    ///
+    /// The corresponding C function is `sendmsg` (with `MSG_DONTWAIT | MSG_NOSIGNAL`).
+    static func send(_ pieces: [UnsafeRawBufferPointer], to socket: Int32) -> Outcome {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: pieces.count) { vectors in
+            for (index, piece) in pieces.enumerated() {
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
+            }
+            return send(vectors, to: socket)
+        }
+    }
+
+    /// One `sendmsg` of `vectors`, as far as the socket's buffer takes them.
+    private static func send(_ vectors: UnsafeMutableBufferPointer<iovec>, to socket: Int32) -> Outcome {
         let flags = Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)
         while true {
-            let result = vectors.withUnsafeMutableBufferPointer { buffer -> Int in
-                var message = msghdr()
-                message.msg_iov = buffer.baseAddress
-                message.msg_iovlen = buffer.count
-                return Glibc.sendmsg(socket, &message, flags)
-            }
+            var message = msghdr()
+            message.msg_iov = vectors.baseAddress
+            message.msg_iovlen = vectors.count
+            let result = Glibc.sendmsg(socket, &message, flags)
             if result >= 0 { return .sent(result) }
             switch errno {
             case EINTR: continue

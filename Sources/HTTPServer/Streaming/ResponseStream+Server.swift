@@ -1,13 +1,15 @@
+import ServerSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension ResponseStream {
     /// Binds the stream to libmicrohttpd's connection and to `owner`, which takes it over once
-    /// the head is sent.
-    func attach(to connection: MHDConnection, owner: StreamSockets?) {
+    /// the head is sent; with `chunked`, each write is framed as a chunk.
+    func attach(to connection: MHDConnection, owner: StreamSockets?, chunked: Bool) {
         let socket = connection.socket
         state.withLock { state in
+            state.chunked = chunked
             state.connection = connection
             state.socket = socket
             state.owner = owner
@@ -17,7 +19,7 @@ extension ResponseStream {
     /// The content reader, on the connection's server thread: libmicrohttpd calls it once, when
     /// the response head is in the socket. The stream then detaches: it takes a duplicate of the
     /// socket, sends what was written so far, registers with its owner's socket thread, and
-    /// answers end-of-stream, so libmicrohttpd frees the connection (it closes only its own
+    /// answers end-of-stream (for a chunked body, an error: see `detach`), so libmicrohttpd frees the connection (it closes only its own
     /// descriptor: the daemon runs with `MHD_USE_TURBO`, which skips the `shutdown`). A stream
     /// that ended before its head went out, or cannot detach, ends here. A stream bound to no
     /// connection hands over up to `max` queued bytes per call, then end-of-stream.
@@ -40,6 +42,7 @@ extension ResponseStream {
     private static func detach(_ state: inout State, _ stream: ResponseStream, owner: StreamSockets) -> Int {
         let own = StreamSocketCalls.duplicate(state.socket)
         guard own >= 0 else {
+            Log.warning("a stream ends before its first event: cannot duplicate its socket (errno \(errno))")
             state.cancelled = true
             state.queue.removeAll()
             return ContentReader.endWithError
@@ -47,6 +50,7 @@ extension ResponseStream {
         StreamSocketCalls.setNoDelay(own)
         let count = owner.takeCount(ofSocket: state.socket)
         guard let watch = owner.watch(stream, socket: own, count: count) else {
+            Log.warning("a stream ends before its first event: the stream thread cannot watch its socket")
             owner.release(count)
             _ = Glibc.close(own)
             state.cancelled = true
@@ -58,7 +62,10 @@ extension ResponseStream {
         state.detached = true
         state.watch = watch
         flush(&state)
-        return ContentReader.endOfStream
+        // A chunked body is the stream's to end (with its last chunk): libmicrohttpd, told the
+        // body ended, would send a last chunk of its own. Told of an error, it sends nothing and
+        // just closes its descriptor.
+        return state.chunked ? ContentReader.endWithError : ContentReader.endOfStream
     }
 
     /// Sends queued bytes as far as the socket takes them (the socket thread calls it when the

@@ -13,8 +13,10 @@ import Glibc
 /// bytes to the socket itself, on the writer's thread, straight from the shared buffers it was
 /// given: no copy, no wake-up of a server thread. Only what a full socket cannot take is queued
 /// (as references), and sent by the server's socket thread when the socket is writable again.
-/// The body is close-delimited (no chunked framing). Bytes written before the head is out are
-/// queued and sent when the stream detaches.
+/// Each write goes out as one HTTP/1.1 chunk (`ChunkFraming`), so a client sees every event as
+/// soon as it arrives, whatever size it reads in; `finish` sends the last chunk. A stream to an
+/// HTTP/1.0 client is close-delimited instead. Bytes written before the head is out are queued and
+/// sent when the stream detaches.
 ///
 /// A stream ends when the writer calls `finish` (after the buffered bytes are sent) or `cancel`
 /// (at once, on the caller's clock, even while the client's socket is full), when the client goes
@@ -33,6 +35,9 @@ public final class ResponseStream: Sendable {
         var owner: StreamSockets?
         /// Set once the stream owns `socket` (detached from libmicrohttpd).
         var detached = false
+        /// Writes are framed as HTTP/1.1 chunks (set when the stream is bound to an HTTP/1.1
+        /// connection; a stream bound to none, in tests, writes its bytes as they are).
+        var chunked = false
         /// The detached socket's registration with `owner` and its place in the connection caps.
         var watch: StreamSockets.Watch?
         var finished = false
@@ -62,9 +67,11 @@ public final class ResponseStream: Sendable {
 
     /// Sends `parts`, unless more than `limit` bytes wait in this stream already (nil: no limit).
     public func write(_ parts: [SharedBytes], ifQueuedAtMost limit: Int?) -> StreamWriteResult {
-        let total = parts.reduce(0) { $0 + $1.count }
+        let payload = parts.reduce(0) { $0 + $1.count }
         return locked { state in
-            Self.write(&state, total, ifQueuedAtMost: limit) { socket in
+            let parts = state.chunked && payload > 0 ? ChunkFraming.framed(parts, count: payload) : parts
+            let total = state.chunked && payload > 0 ? ChunkFraming.framedCount(payload) : payload
+            return Self.write(&state, total, ifQueuedAtMost: limit) { socket in
                 SocketSend.send(parts, skipping: 0, to: socket)
             } queue: { queue, sent in
                 queue.append(parts, skipping: sent)
@@ -76,7 +83,8 @@ public final class ResponseStream: Sendable {
     /// fan-out's call, one `send` and no allocation.
     public func write(_ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> StreamWriteResult {
         locked { state in
-            Self.write(&state, bytes.count, ifQueuedAtMost: limit) { socket in
+            if state.chunked && bytes.count > 0 { return Self.writeChunk(&state, bytes, ifQueuedAtMost: limit) }
+            return Self.write(&state, bytes.count, ifQueuedAtMost: limit) { socket in
                 SocketSend.send(bytes.base.pointer!, count: bytes.count, to: socket)
             } queue: { queue, sent in
                 queue.append(bytes, skipping: sent)
@@ -109,6 +117,19 @@ public final class ResponseStream: Sendable {
         return .written
     }
 
+    /// `bytes` as one chunk: its head is made on the stack and sent with it in one `sendmsg`; only
+    /// what the socket does not take is queued (the head then as a buffer of its own).
+    private static func writeChunk(_ state: inout State, _ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> StreamWriteResult {
+        ChunkFraming.withHead(bytes.count) { head in
+            write(&state, ChunkFraming.framedCount(bytes.count), ifQueuedAtMost: limit) { socket in
+                SocketSend.send([head, UnsafeRawBufferPointer(start: bytes.base.pointer!, count: bytes.count),
+                                 ChunkFraming.lineEnd.buffer], to: socket)
+            } queue: { queue, sent in
+                queue.append([SharedBytes(Array(head)), bytes, ChunkFraming.lineEnd], skipping: sent)
+            }
+        }
+    }
+
     /// Sends one shared buffer. See `write(_:)`.
     @discardableResult
     public func write(_ bytes: SharedBytes) -> Bool { write(bytes, ifQueuedAtMost: nil) == .written }
@@ -128,6 +149,13 @@ public final class ResponseStream: Sendable {
     /// before this returns (the caller holds no lock).
     func finish(handlersHere: Bool) {
         locked(handlersHere: handlersHere) { state in
+            if state.chunked && state.isOpen {
+                _ = Self.write(&state, ChunkFraming.lastChunk.count, ifQueuedAtMost: nil) { socket in
+                    SocketSend.send(ChunkFraming.lastChunk.base.pointer!, count: ChunkFraming.lastChunk.count, to: socket)
+                } queue: { queue, sent in
+                    queue.append(ChunkFraming.lastChunk, skipping: sent)
+                }
+            }
             state.finished = true
             if state.detached && state.queue.isEmpty { Self.close(&state) }
         }
