@@ -104,7 +104,7 @@ extension LiveHub {
     /// channel's lock, with first events that bring the client to the channel's current version.
     private func register(_ subscriber: Subscriber, with events: FirstEvents, on channel: LiveChannel,
                           state: inout LiveChannel.State) {
-        subscriber.stream.write([ServerSentEvent.retry, ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
+        subscriber.stream.write([ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
                                 + events.events)
         if let view = events.view, state.views[subscriber.window] == nil { state.views[subscriber.window] = view }
         if let view = events.jsonView, state.jsonViews[subscriber.window] == nil { state.jsonViews[subscriber.window] = view }

@@ -51,11 +51,15 @@ enum ServerSentEvent {
     /// What follows the document in every `reset`.
     static let resetTail = SharedBytes([UInt8(ascii: "}"), 0x0A, 0x0A])
 
-    /// `event: subscription`, the first event of every stream (no id).
+    /// `event: subscription`, the first event of every stream (no id). It carries the stream's
+    /// `retry: 1000` (wait a second before reconnecting) as a field of its own: a `retry:` block
+    /// alone is an event with no data, which some clients (httpx-sse) hand over as an empty message.
     static func subscription(_ id: String, version: Int) -> SharedBytes {
-        encode("subscription", id: nil,
-               data: JSONValue.object(JSONObject([("subscription", .string(id)),
-                                                  ("version", .number(Double(version)))])).serialized())
+        var bytes = Array("event: subscription\nretry: 1000\ndata: ".utf8)
+        JSONValue.object(JSONObject([("subscription", .string(id)),
+                                     ("version", .number(Double(version)))])).serialize(into: &bytes)
+        bytes += [0x0A, 0x0A]
+        return SharedBytes(bytes)
     }
 
     /// `event: deleted`: the list is gone and the stream ends.
@@ -65,7 +69,4 @@ enum ServerSentEvent {
 
     /// The comment line written while idle, so proxies and clients know the stream is alive.
     static let heartbeat: [UInt8] = Array(": ping\n\n".utf8)
-
-    /// Tells the browser to wait a second before reconnecting; the first bytes of every stream.
-    static let retry = SharedBytes(Array("retry: 1000\n\n".utf8))
 }
