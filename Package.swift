@@ -4,14 +4,17 @@ import PackageDescription
 /// list-server: shared list models rendered to HTML tables, served page by page,
 /// and kept live in every browser through JSON Patch over Server-Sent Events.
 ///
-/// Dependencies point one way:
-/// `list-server → HTTPServer → CMicroHTTPD`, `list-server → HTMLRenderer → ListModel`,
-/// `HTTPServer → ServerSupport`, `list-server → ServerSupport` (log, clock, shared bytes: no HTTP),
-/// `ListModelTesting → ListModel` (test and benchmark support only),
-/// `list-server → ListStore → CSQLite, CLibPQ`, `list-server → Crypto` (swift-crypto), `HTTPServer → CZlib`.
-/// Inside list-server only `API/`, `Routes/`, `App/` and `ListServerCommand.swift` import
-/// HTTPServer; the domain (`Lists/`, `Live/`, `Access/`) uses ServerSupport, and the hub writes
-/// to a `SubscriberStream` that HTTPServer's `ResponseStream` conforms to in `App/`.
+/// The server is three targets, and the compiler keeps their layers (docs/ARCHITECTURE.md):
+/// `list-server` (command, settings, wiring) → `ListServerHTTP` (API adapters, routes, the
+/// context every route reaches) → `ListService` (lists, live hub, access policy: no HTTP).
+/// Below them, dependencies point one way too:
+/// `ListServerHTTP → HTTPServer → CMicroHTTPD, CZlib, ServerSupport`,
+/// `ListService → HTMLRenderer → ListModel`, `ListService → ListStore → CSQLite, CLibPQ, ServerSupport`,
+/// `ListService → ServerSupport` (log, clock, shared bytes, defaults: no HTTP), `ListService → Crypto`,
+/// `ListModelTesting → ListModel` (test and benchmark support only).
+/// The hub writes to a `SubscriberStream` it declares; HTTPServer's `ResponseStream` conforms to
+/// it in ListServerHTTP. Inside each target, folders depend one way too: ListService
+/// `Demo/ → Lists/ ← Live/`, `Access/` alone; ListServerHTTP `Routes/ → Server/ → API/`.
 let package = Package(
     name: "list-server",
     products: [
@@ -46,19 +49,41 @@ let package = Package(
         // The durable store (`Store`): SQLite in WAL mode for one instance, or PostgreSQL shared by
         // several (LISTEN/NOTIFY change feed); rows stored one by one, a bounded change log that
         // carries order keys, so other instances can replay it.
-        .target(name: "ListStore", dependencies: ["CSQLite", "CLibPQ"]),
+        .target(name: "ListStore", dependencies: ["CSQLite", "CLibPQ", "ServerSupport"]),
         // What the HTTP layer and the server's domain both need, and nothing of HTTP: the log
         // (levels, one write per line), the monotonic clock, bytes shared by many streams.
         .target(name: "ServerSupport"),
         // A small HTTP layer over libmicrohttpd: request, response, router, streaming.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "ServerSupport"]),
-        // The server: CLI, routes, store, subscription hub.
+        // The server's domain, which knows no HTTP: the lists (registry, snapshots, catch-up with
+        // the store), the live hub (channels, windows, events), access policy (tokens, view links,
+        // list ids), the demo lists.
+        .target(
+            name: "ListService",
+            dependencies: [
+                "ListModel", "HTMLRenderer", "ListStore", "ServerSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The server's HTTP side: API adapters (requests to domain calls, domain errors to
+        // answers, access checks), the routes, the context every route reaches.
+        .target(
+            name: "ListServerHTTP",
+            dependencies: ["ListService", "ListModel", "HTMLRenderer", "HTTPServer", "ListStore", "ServerSupport"]
+        ),
+        // Test support for the server, as HummingbirdTesting is for hummingbird: a client that sends
+        // requests to the router in process, a live client that reads a hub's stream and keeps its
+        // document, and an in-memory context.
+        .target(
+            name: "ListServerTesting",
+            dependencies: ["ListServerHTTP", "ListService", "HTTPServer", "HTMLRenderer", "ListModel", "ListStore"]
+        ),
+        // The executable: the command line, its settings, and the wiring that starts it all.
         .executableTarget(
             name: "list-server",
             dependencies: [
-                "ListModel", "HTMLRenderer", "HTTPServer", "ListStore", "ServerSupport",
+                "ListServerHTTP", "ListService", "HTTPServer", "ListStore", "ServerSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Release-mode benchmark harness: `swift run -c release list-bench`.
@@ -88,6 +113,6 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ServerSupport"]),
         .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore"]),
-        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer", "ServerSupport"]),
+        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListServerHTTP", "ListServerTesting", "ListService", "ListStore", "ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer", "ServerSupport"]),
     ]
 )

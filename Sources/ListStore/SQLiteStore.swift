@@ -1,4 +1,5 @@
 import CSQLite
+import ServerSupport
 import Synchronization
 
 /// The embedded store of one instance: SQLite in WAL mode, one transaction per accepted write.
@@ -18,14 +19,12 @@ public final class SQLiteStore: Store {
 
     public var location: String { path }
 
-    /// Bytes kept in reserve beside the database for deletions on a full disk (`SQLiteSpace`).
-    public static let defaultDiskReserve = 16 << 20
-
     /// Opens (creating if needed) the store at `path`. On a disk too full to open the database
     /// (SQLite's shared-memory file needs room), a megabyte of the reserve is given back and
     /// opening retried.
     /// - Parameter diskReserve: bytes kept in `<path>-reserve` for deletions on a full disk; 0: none.
-    public init(path: String, changeLogLimit: Int = 1_000, diskReserve: Int = SQLiteStore.defaultDiskReserve) throws {
+    public init(path: String, changeLogLimit: Int = ServerDefaults.changeLogLimit,
+                diskReserve: Int = ServerDefaults.diskReserve) throws {
         let space = path == ":memory:" ? nil : SQLiteSpace(databasePath: path, reserveBytes: diskReserve)
         let connection: SQLiteConnection
         do {

@@ -1,10 +1,12 @@
+import ServerSupport
+
 /// What `--db` names: a PostgreSQL URL (`postgresql://…` or `postgres://…`, any libpq
 /// connection URI) or else an SQLite file (`:memory:` for none).
 public enum StoreLocation {
     /// Opens the store `location` names (PostgreSQL: connects and migrates the schema).
     /// - Parameter diskReserve: for an SQLite file, the bytes kept in reserve for deletions on a
     ///   full disk (`SQLiteStore`).
-    public static func open(_ location: String, diskReserve: Int = SQLiteStore.defaultDiskReserve) throws -> any Store {
+    public static func open(_ location: String, diskReserve: Int = ServerDefaults.diskReserve) throws -> any Store {
         if PostgresStore.accepts(location) { return try PostgresStore(url: location) }
         return try SQLiteStore(path: location, diskReserve: diskReserve)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServer
+import ListServerHTTP
 import ServerSupport
 
 /// The `list-server` command line.
@@ -22,16 +23,16 @@ struct ListServerCommand: ParsableCommand {
     )
 
     @Option(help: "Address to bind (an IPv4/IPv6 literal or a host name).")
-    var host = "127.0.0.1"
+    var host = ServerDefaults.host
 
     @Option(help: "Port to listen on; 0 picks a free one (the ready line names it).")
-    var port = 8080
+    var port = ServerDefaults.port
 
     @Option(help: ArgumentHelp(
         "SQLite database file (':memory:' keeps nothing on disk), or a PostgreSQL URL shared by several instances "
             + "(postgresql://USER@HOST:PORT/DB, any libpq URI).",
         valueName: "path|url"))
-    var db = "list-server.sqlite"
+    var db = ServerDefaults.database
 
     @Option(help: ArgumentHelp("A bearer token with every right: write on every list, and admin (default: $LIST_SERVER_TOKEN).",
                                valueName: "token"))
@@ -71,21 +72,21 @@ struct ListServerCommand: ParsableCommand {
     var demo = false
 
     @Option(help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
-    var maxBody = 8 * 1024 * 1024
+    var maxBody = ServerDefaults.maxBodyBytes
 
     @Option(help: ArgumentHelp("Most lists the server holds; creating more gets 507.", valueName: "count"))
-    var maxLists = 10_000
+    var maxLists = ServerDefaults.maxLists
 
     @Option(help: ArgumentHelp("Most rows one list holds; writes past it get 422.", valueName: "count"))
-    var maxRows = 1_000_000
+    var maxRows = ServerDefaults.maxRows
 
     @Option(help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
-    var maxSubscribers = 20_000
+    var maxSubscribers = ServerDefaults.maxSubscribers
 
     @Option(help: ArgumentHelp(
         "Seconds a live subscriber may stay too far behind (more than 1 MiB unsent) before it is disconnected.",
         valueName: "seconds"))
-    var staleTimeout = 30.0
+    var staleTimeout = ServerDefaults.staleTimeoutSeconds
 
     @Option(help: ArgumentHelp(
         "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
@@ -95,30 +96,30 @@ struct ListServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Seconds a request head may take from its first byte (a new connection's first one: from connecting); slower clients are disconnected. 0: no limit.",
         valueName: "seconds"))
-    var headerTimeout = 10.0
+    var headerTimeout = ServerDefaults.headerTimeoutSeconds
 
     @Option(help: ArgumentHelp(
         "Seconds a request body gets before --body-min-rate applies: it must arrive within this plus one second per --body-min-rate bytes.",
         valueName: "seconds"))
-    var bodyTimeout = 10.0
+    var bodyTimeout = ServerDefaults.bodyTimeoutSeconds
 
     @Option(help: ArgumentHelp("Bytes per second a request body must average after --body-timeout; slower clients are disconnected. 0: no limit.",
                                valueName: "bytes"))
-    var bodyMinRate = 1024
+    var bodyMinRate = ServerDefaults.bodyMinimumRate
 
     @Option(help: ArgumentHelp(
-        "Most connections open at once from one client address; more are closed as they arrive. 0: no cap. Default: 256, or no cap when bound to loopback (behind a proxy, every client has the proxy's address: use 0).",
+        "Most connections open at once from one client address; more are closed as they arrive. 0: no cap. Default: \(ServerDefaults.maxConnectionsPerAddress), or no cap when bound to loopback (behind a proxy, every client has the proxy's address: use 0).",
         valueName: "count"))
     var maxConnectionsPerAddress: Int?
 
     @Option(help: ArgumentHelp("Most connections open at once (streams included); more are closed as they arrive. At most the open-file limit.",
                                valueName: "count"))
-    var maxConnections = 20_000
+    var maxConnections = ServerDefaults.maxConnections
 
     @Option(help: ArgumentHelp(
         "Bytes kept in reserve beside the SQLite file (<db>-reserve) so that lists can still be deleted on a full disk; 0: none.",
         valueName: "bytes"))
-    var diskReserve = 16 << 20
+    var diskReserve = ServerDefaults.diskReserve
 
     @Flag(help: "Do not log a line per request.")
     var quiet = false

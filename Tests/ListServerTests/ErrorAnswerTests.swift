@@ -2,7 +2,9 @@ import HTTPServer
 import ListModel
 import ListStore
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Each error type carries its own answer (`HTTPResponseError`); these pin the ones whose status,
 /// title or headers are not simply the status's defaults, and that a store's own message stays

@@ -1,6 +1,8 @@
 import HTTPServer
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Events query")
 struct EventRoutesTests {

@@ -1,6 +1,8 @@
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite struct HealthCheckTests {
     struct Broken: Error {}

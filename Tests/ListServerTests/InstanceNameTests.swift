@@ -3,6 +3,9 @@ import HTMLRenderer
 import ListModel
 import ListModelTesting
 import Testing
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 @testable import list_server
 
 /// `--instance NAME`: subscription ids start with `NAME.`, so that a load balancer in front of

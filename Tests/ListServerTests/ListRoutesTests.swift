@@ -1,7 +1,9 @@
 import HTTPServer
 import ListModel
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Lists API, in process")
 struct ListRoutesTests {

@@ -2,7 +2,9 @@
 import ListModel
 import ListModelTesting
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// A new subscriber's first events are made under no lock: writes that land before it is
 /// registered must reach it all the same, in order, exactly once.

@@ -4,7 +4,9 @@ import ListModel
 import ListModelTesting
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Each watched list has its own lock: many threads subscribing, resuming, leaving, writing
 /// and growing windows on several lists at once, with idle channels closing under them, and

@@ -4,7 +4,9 @@ import ListModel
 import ListModelTesting
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Writers, subscribers, `…/more`, disconnects and deletes on several threads at once: every
 /// stream must still be an ordered sequence that takes its client to the current version.

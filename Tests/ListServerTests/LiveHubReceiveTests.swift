@@ -5,7 +5,9 @@ import ListModel
 import ListModelTesting
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// The hub on its own, fed committed changes as the registry would hand them on, and the
 /// registry's writers, which never wait for the hub's fan-out.

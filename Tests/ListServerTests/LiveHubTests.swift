@@ -5,7 +5,9 @@ import ListModelTesting
 import ListStore
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// A hub wired to a registry over an in-memory store, remembering every published version so
 /// that tests can compute what a fresh subscription would get at any of them.
@@ -82,119 +84,6 @@ final class LiveHarness: Sendable {
             #expect(client.doc == expected, "\(client.view) client at version \(client.version!) after \(event.name!)",
                     sourceLocation: sourceLocation)
         }
-    }
-}
-
-/// One parsed Server-Sent Event (or a `retry:` block).
-struct SentEvent {
-    var name: String?
-    var id: Int?
-    var data: [UInt8]?
-    var retry: Int?
-}
-
-/// The client end of one stream: it parses the bytes the hub wrote and keeps the document.
-final class LiveClient: @unchecked Sendable {
-    let listID: String
-    let view: Subscriber.View
-    let stream = ResponseStream(heartbeat: nil)
-    var doc: JSONValue?
-    var version: Int?
-    var subscription: String?
-    var events: [SentEvent] = []
-    var deleted = false
-    /// Bytes read but not yet parsed.
-    private var unparsed: [UInt8] = []
-
-    init(listID: String, view: Subscriber.View, doc: JSONValue?, version: Int?) {
-        self.listID = listID
-        self.view = view
-        self.doc = doc
-        self.version = version
-    }
-
-    /// Everything buffered in the stream, as the connection would send it.
-    func drain() -> [UInt8] {
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, max: $0.count) }
-            if count <= 0 { return out }
-            out += buffer[0..<count]
-        }
-    }
-
-    /// Reads what arrived without parsing it (safe off the test's task); returns the
-    /// subscription id once it has arrived.
-    @discardableResult
-    func collect() -> String? {
-        unparsed += drain()
-        let text = String(decoding: unparsed, as: UTF8.self)
-        guard let range = text.range(of: "event: subscription\ndata: ") else { return nil }
-        let line = text[range.upperBound...].prefix { $0 != "\n" }
-        return (try? JSONValue(parsing: String(line)))?["/subscription"]?.stringValue
-    }
-
-    /// Parses and applies the events that arrived since the last call.
-    func receive() throws -> [SentEvent] {
-        collect()
-        let parsed = try Self.parse(unparsed)
-        unparsed = []
-        for event in parsed {
-            events.append(event)
-            switch event.name {
-            case "subscription":
-                subscription = try JSONValue(parsing: event.data!)["/subscription"]?.stringValue
-            case "reset":
-                let data = try JSONValue(parsing: event.data!)
-                #expect(data["/version"]?.numberValue.map { Int($0) } == event.id)
-                #expect(data["/subscription"]?.stringValue == subscription)
-                doc = data["/doc"]
-                version = event.id
-            case "patch":
-                let id = try #require(event.id)
-                let current = try #require(version, "a patch before any reset or since")
-                #expect(id >= current, "patch ids never go back")
-                if view == .json { #expect(id > current, "a json patch is never sent twice") }
-                doc = try JSONPatch(parsing: event.data!).apply(to: try #require(doc))
-                version = id
-            case "deleted":
-                deleted = true
-            default:
-                break
-            }
-        }
-        return parsed
-    }
-
-    /// Splits a `text/event-stream` body into events; every line must be a field we send.
-    static func parse(_ bytes: [UInt8]) throws -> [SentEvent] {
-        var events: [SentEvent] = []
-        var current = SentEvent()
-        var started = false
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(!text.contains("\r"), "no carriage return anywhere in the stream")
-        #expect(bytes.isEmpty || text.hasSuffix("\n\n"), "the hub writes whole events")
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.isEmpty {
-                if started { events.append(current) }
-                current = SentEvent()
-                started = false
-                continue
-            }
-            started = true
-            if line.hasPrefix(":") { started = false; continue }
-            if line.hasPrefix("event: ") { current.name = String(line.dropFirst(7)) }
-            else if line.hasPrefix("id: ") { current.id = Int(line.dropFirst(4)) }
-            else if line.hasPrefix("retry: ") { current.retry = Int(line.dropFirst(7)) }
-            else if line.hasPrefix("data: ") {
-                #expect(current.data == nil, "one data line per event")
-                current.data = Array(line.dropFirst(6).utf8)
-            } else {
-                Issue.record("a line that is no SSE field we send: \(line.prefix(80))")
-            }
-        }
-        return events
     }
 }
 

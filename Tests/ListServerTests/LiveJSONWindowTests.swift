@@ -3,7 +3,9 @@ import HTMLRenderer
 import ListModel
 import ListModelTesting
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Windowed `view=json` (API.md section 5): the document holds the window's rows plus `more` and
 /// `until`, grows only through `…/more`, and after every event equals what a fresh subscription

@@ -3,7 +3,9 @@ import HTMLRenderer
 import ListModel
 import ListModelTesting
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// `since` / `Last-Event-ID` at every boundary: equal, resumable, too old, in the future.
 @Suite("Live hub: resuming from a version")

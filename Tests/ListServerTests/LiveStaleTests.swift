@@ -2,7 +2,9 @@
 import ListModel
 import ListModelTesting
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// A subscriber that does not read: it stops getting patches, gets a `reset` once drained, and
 /// is cut off when it stays behind; the hub's counters follow.

@@ -2,7 +2,9 @@ import HTMLRenderer
 import ListModel
 import ListModelTesting
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Live html view patches")
 struct LiveViewTests {

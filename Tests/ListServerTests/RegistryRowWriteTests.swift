@@ -3,7 +3,9 @@ import ListModelTesting
 import ListStore
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Row writes through the registry")
 struct RegistryRowWriteTests {

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPServer
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("list-server routes, in process")
 struct RoutesTests {

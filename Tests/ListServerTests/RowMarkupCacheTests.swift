@@ -3,7 +3,9 @@ import HTMLRenderer
 import ListModel
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Row markup cache")
 struct RowMarkupCacheTests {

@@ -1,7 +1,9 @@
 @testable import HTTPServer
 import ListModel
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Instances following each other's commits through the store: notifications, the periodic
 /// reconciliation, a log too short to replay, and streams resumed on another instance.

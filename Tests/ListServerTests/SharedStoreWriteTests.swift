@@ -2,7 +2,9 @@
 import ListModel
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Writes on several instances sharing one store: each is committed on the store's version, not
 /// the instance's copy, so versions stay consecutive and `If-Match` means the committed version.

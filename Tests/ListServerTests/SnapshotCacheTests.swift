@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Snapshot cache")
 struct SnapshotCacheTests {

@@ -2,7 +2,9 @@
 import Foundation
 import ListStore
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// While the store cannot be reached: writes answer 503 with `Retry-After` at once, reads serve
 /// what the instance holds, `/healthz` says 503; once it is back, everything works again and

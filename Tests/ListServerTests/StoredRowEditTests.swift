@@ -2,7 +2,9 @@ import ListModel
 import ListModelTesting
 import ListStore
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("Stored lists after keyed row edits")
 struct StoredRowEditTests {

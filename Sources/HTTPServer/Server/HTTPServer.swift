@@ -40,9 +40,9 @@ public final class HTTPServer: Sendable {
         let framingGuard: FramingGuard
     }
 
-    /// The per-address connection cap in force: the configured one, else 256 off loopback.
+    /// The per-address connection cap in force: the configured one, else the default off loopback.
     var connectionsPerAddress: Int {
-        configuration.maxConnectionsPerAddress ?? (address.isLoopback ? 0 : 256)
+        configuration.maxConnectionsPerAddress ?? (address.isLoopback ? 0 : ServerDefaults.maxConnectionsPerAddress)
     }
 
     /// Prepares a server; nothing listens until `start`.

@@ -1,3 +1,4 @@
+import ServerSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,15 +6,15 @@ import Glibc
 /// How an `HTTPServer` listens and what it accepts.
 public struct ServerConfiguration: Sendable {
     /// Address to bind: an IPv4 or IPv6 literal, or a name such as "localhost".
-    public var host = "127.0.0.1"
+    public var host = ServerDefaults.host
     /// Port to bind; 0 lets the system pick a free one (read it back from `HTTPServer.port`).
-    public var port = 8080
+    public var port = ServerDefaults.port
     /// Largest request body accepted; larger ones get 413 (before reading when declared).
-    public var maxBodyBytes = 8 * 1024 * 1024
+    public var maxBodyBytes = ServerDefaults.maxBodyBytes
     /// Server threads, each with its own epoll loop; handlers run on them.
     public var threadCount = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     /// Most connections open at once (streams included); clamped to the process's file limit.
-    public var connectionLimit = 20_000
+    public var connectionLimit = ServerDefaults.maxConnections
     /// Seconds an idle keep-alive connection is kept (streams leave libmicrohttpd after their head and never time out).
     public var connectionTimeoutSeconds = 60
     /// Per-connection memory for headers and read buffers. libmicrohttpd's default is 32 KiB; it
@@ -23,15 +24,15 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a request head (request line and header fields) may take from its first byte; a
     /// new connection's first head counts from its acceptance. Slower clients are disconnected.
     /// 0: no deadline.
-    public var requestHeadTimeout = 10.0
+    public var requestHeadTimeout = ServerDefaults.headerTimeoutSeconds
     /// Seconds a request body gets before `requestBodyMinimumRate` applies: a body must have
     /// arrived within this time plus one second per `requestBodyMinimumRate` bytes received.
-    public var requestBodyTimeout = 10.0
+    public var requestBodyTimeout = ServerDefaults.bodyTimeoutSeconds
     /// Bytes per second a request body must average after `requestBodyTimeout`; slower clients
     /// are disconnected. 0: no body deadline.
-    public var requestBodyMinimumRate = 1024
+    public var requestBodyMinimumRate = ServerDefaults.bodyMinimumRate
     /// Most connections open at once from one client address (more are closed as they arrive);
-    /// 0: no cap. nil: 256 when bound to a non-loopback address, no cap on loopback (where every
+    /// 0: no cap. nil: `ServerDefaults.maxConnectionsPerAddress` when bound to a non-loopback address, no cap on loopback (where every
     /// client, a local proxy included, has the same address).
     public var maxConnectionsPerAddress: Int?
     /// Largest request head in bytes (request line and header fields; again for the trailers of a

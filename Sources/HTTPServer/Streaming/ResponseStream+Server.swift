@@ -23,7 +23,7 @@ extension ResponseStream {
     /// descriptor: the daemon runs with `MHD_USE_TURBO`, which skips the `shutdown`). A stream
     /// that ended before its head went out, or cannot detach, ends here. A stream bound to no
     /// connection hands over up to `max` queued bytes per call, then end-of-stream.
-    func read(into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
         locked { state in
             if state.cancelled { return ContentReader.endWithError }
             if state.finished && state.queue.isEmpty { return ContentReader.endOfStream }

@@ -52,7 +52,7 @@ public final class ResponseStream: Sendable {
     let state: Mutex<State>
     let heartbeat: SharedBytes?
 
-    init(heartbeat: [UInt8]?) {
+    package init(heartbeat: [UInt8]?) {
         self.heartbeat = heartbeat.map(SharedBytes.init)
         state = Mutex(State(lastWrite: monotonicNanoseconds()))
     }

@@ -25,7 +25,7 @@ extension DocumentReader {
         if repeatedRowKey == nil, let (pending, first) = rowPlaces.insert(pendingRowKeys) {
             repeatedRowKey = Failure(
                 pointer: JSONPointer(tokens: [String(pending.section), "rows", String(pending.row), "key"]),
-                message: "duplicate row key \(quotedKey(pending.key)), also at /sections/\(first.section)/rows/\(first.row)/key")
+                message: duplicateRowKeyMessage(pending.key, firstAt: first))
         }
         pendingRowKeys.removeAll(keepingCapacity: true)
     }

@@ -23,7 +23,7 @@ extension DocumentReader {
                 try throwRepeatedRowKey(checkingPending: false)
                 if let first = seen[section.key] {
                     throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
-                                  message: "duplicate section key \(quotedKey(section.key)), also at /sections/\(first)/key")
+                                  message: duplicateSectionKeyMessage(section.key, firstAt: first))
                 }
                 seen[section.key] = index
                 result.append(section)
@@ -86,7 +86,7 @@ extension DocumentReader {
         let row = try readRowContent(value)
         if let first = rowPlaces.updateValue((section, index), forKey: row.key) {
             throw Failure(pointer: JSONPointer(tokens: ["key"]),
-                          message: "duplicate row key \(quotedKey(row.key)), also at /sections/\(first.section)/rows/\(first.row)/key")
+                          message: duplicateRowKeyMessage(row.key, firstAt: first))
         }
         return row
     }

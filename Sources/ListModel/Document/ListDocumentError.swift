@@ -21,6 +21,16 @@ public struct ListDocumentError: Error, Sendable, Equatable, CustomStringConvert
     }
 }
 
+/// The message for a row key seen before, at `first` (every path that checks keys says it alike).
+func duplicateRowKeyMessage(_ key: String, firstAt first: (section: Int, row: Int)) -> String {
+    "duplicate row key \(quotedKey(key)), also at /sections/\(first.section)/rows/\(first.row)/key"
+}
+
+/// The message for a section key seen before, at section `first`.
+func duplicateSectionKeyMessage(_ key: String, firstAt first: Int) -> String {
+    "duplicate section key \(quotedKey(key)), also at /sections/\(first)/key"
+}
+
 /// A key or value quoted for an error message: JSON string syntax, cut after 64 characters.
 func quotedKey(_ text: String) -> String {
     var out = "\""

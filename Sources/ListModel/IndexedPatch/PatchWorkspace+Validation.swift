@@ -38,7 +38,7 @@ extension PatchWorkspace {
             let (section, source) = try walk.section(slot, at: index)
             if let first = seen.updateValue(index, forKey: section.key) {
                 throw ListDocumentError(pointer: JSONPointer(tokens: ["sections", String(index), "key"]),
-                                        message: "duplicate section key \(quotedKey(section.key)), also at /sections/\(first)/key")
+                                        message: duplicateSectionKeyMessage(section.key, firstAt: first))
             }
             document.sections.append(section)
             sources.append(source)
@@ -177,7 +177,7 @@ private struct ValidationWalk {
             if before(place, (section, row)) {
                 throw ListDocumentError(
                     pointer: JSONPointer(tokens: ["rows", String(row), "key"]),
-                    message: "duplicate row key \(quotedKey(read.key)), also at /sections/\(place.section)/rows/\(place.row)/key")
+                    message: duplicateRowKeyMessage(read.key, firstAt: place))
             }
             if duplicateAhead == nil || before(place, duplicateAhead!.location) { duplicateAhead = (place, read.key) }
         }
@@ -193,7 +193,7 @@ private struct ValidationWalk {
         if let first = reader.rowPlaces.updateValue((section, row), forKey: key) {
             throw ListDocumentError(
                 pointer: JSONPointer(tokens: ["rows", String(row), "key"]),
-                message: "duplicate row key \(quotedKey(key)), also at /sections/\(first.section)/rows/\(first.row)/key")
+                message: duplicateRowKeyMessage(key, firstAt: first))
         }
     }
 
@@ -213,7 +213,7 @@ private struct ValidationWalk {
             let first = reader.rowPlaces[key]!
             throw ListDocumentError(
                 pointer: JSONPointer(tokens: ["rows", String(duplicate), "key"]),
-                message: "duplicate row key \(quotedKey(key)), also at /sections/\(first.section)/rows/\(first.row)/key")
+                message: duplicateRowKeyMessage(key, firstAt: first))
         }
         reader.rowCount += range.count
     }

@@ -1,3 +1,4 @@
+import ServerSupport
 import Synchronization
 
 /// The store shared by several instances: PostgreSQL through libpq (DESIGN.md section 4).
@@ -26,7 +27,7 @@ public final class PostgresStore: Store {
     /// - Parameters:
     ///   - connections: the most connections held open at once.
     /// - Throws: `StoreError` (`.unavailable` when PostgreSQL cannot be reached).
-    public init(url: String, changeLogLimit: Int = 1_000, connections: Int = 4) throws {
+    public init(url: String, changeLogLimit: Int = ServerDefaults.changeLogLimit, connections: Int = 4) throws {
         address = try PostgresAddress(url)
         pool = PostgresPool(address: address, size: max(1, connections))
         self.changeLogLimit = changeLogLimit

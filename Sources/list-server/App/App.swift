@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import HTMLRenderer
 import HTTPServer
+import ListServerHTTP
+import ListService
 import ListStore
 import ServerSupport
 
@@ -11,15 +13,15 @@ struct App {
 
     func run() throws {
         let address = try BindAddress(host: settings.configuration.host, port: settings.configuration.port)
-        if let refusal = Authorization.refusal(settings: settings, isLoopback: address.isLoopback) {
+        if let refusal = AccessPolicy.refusal(settings: settings, isLoopback: address.isLoopback) {
             Log.error("refusing to start: \(refusal)")
             throw ExitCode(2)
         }
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
         let (store, registry, hub, follower) = try openLists()
-        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: publicDirectory),
-                                    registry: registry, hub: hub,
-                                    authorization: try Authorization.starting(settings: settings, store: store))
+        let policy = try AccessPolicy.starting(settings: settings, store: store)
+        let context = ServerContext(assets: try StaticFiles(directory: publicDirectory), registry: registry, hub: hub,
+                                    authorization: Authorization(policy: policy), maxRows: settings.maxRows)
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()
@@ -38,7 +40,7 @@ struct App {
         Log.info("list-server ready at \(server.url)")
         var signal = signals.wait()
         while signal == SIGHUP {
-            let (level, message) = context.authorization.reload()
+            let (level, message) = context.authorization.policy.reload()
             Log.log(level, message)
             signal = signals.wait()
         }

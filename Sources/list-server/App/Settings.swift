@@ -1,4 +1,5 @@
 import HTTPServer
+import ServerSupport
 
 /// What the command line asked for, after defaults and the environment are applied.
 struct Settings: Sendable {
@@ -6,7 +7,7 @@ struct Settings: Sendable {
     /// SQLite file, ":memory:", or a PostgreSQL URL (`StoreLocation`; it may hold a password).
     var databasePath: String
     /// Bytes kept beside an SQLite file so that lists can be deleted on a full disk.
-    var diskReserve = 16 << 20
+    var diskReserve = ServerDefaults.diskReserve
     /// `--token`: a bearer token with every right; with no `tokensFile` either, writes are open
     /// (allowed only on loopback).
     var token: String?
@@ -20,13 +21,13 @@ struct Settings: Sendable {
     var publicDirectory: String?
     var demo: Bool
     /// Most lists the server holds.
-    var maxLists: Int = 10_000
+    var maxLists = ServerDefaults.maxLists
     /// Most rows one list holds.
-    var maxRows: Int = 1_000_000
+    var maxRows = ServerDefaults.maxRows
     /// Most open `/events` streams.
-    var maxSubscribers: Int = 20_000
+    var maxSubscribers = ServerDefaults.maxSubscribers
     /// Seconds a subscriber may stay behind before it is disconnected.
-    var staleTimeoutSeconds: Double = 30
+    var staleTimeoutSeconds = ServerDefaults.staleTimeoutSeconds
     /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
     var instanceName: String? = nil
 

@@ -3,7 +3,9 @@ import HTMLRenderer
 import HTTPServer
 import ListStore
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// Scoped access through the router, in process (the full matrix against a real server is
 /// Tests/integration/test_access.py).
@@ -17,15 +19,13 @@ struct AccessRoutesTests {
         """
 
     private static func client(private isPrivate: Bool) throws -> RouterClient {
-        let settings = Settings(configuration: ServerConfiguration(), databasePath: ":memory:", token: "master",
-                                isPrivate: isPrivate, publicDirectory: nil, demo: false)
         let store = try SQLiteStore(path: ":memory:")
         let hub = LiveHub(renderer: HTMLRenderer())
         let registry = try ListRegistry(store: store, publish: { hub.receive($0) })
-        let authorization = Authorization(master: "master", tokens: try TokenFile.parse(tokens), tokensPath: "unused",
-                                          isPrivate: isPrivate, viewLinkSecret: secret)
-        let context = ServerContext(settings: settings, assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
-                                    registry: registry, hub: hub, authorization: authorization)
+        let policy = AccessPolicy(master: "master", tokens: try TokenFile.parse(tokens), tokensPath: "unused",
+                                  isPrivate: isPrivate, viewLinkSecret: secret)
+        let context = ServerContext(assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
+                                    registry: registry, hub: hub, authorization: Authorization(policy: policy))
         let client = RouterClient(context: context)
         for id in ["team-a", "team-b", "other"] {
             try client.put("/lists/\(id)", json: #"{"title": "T", "sections": [{"key": "s", "rows": [{"key": "r1"}, {"key": "r2"}]}]}"#,

@@ -1,5 +1,7 @@
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("--tokens file")
 struct TokenFileTests {

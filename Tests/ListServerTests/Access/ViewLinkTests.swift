@@ -1,6 +1,8 @@
 import Crypto
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 @Suite("View links")
 struct ViewLinkTests {

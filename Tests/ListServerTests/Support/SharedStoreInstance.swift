@@ -4,7 +4,9 @@ import HTMLRenderer
 import ListModel
 import ListStore
 import Testing
-@testable import list_server
+@testable import ListServerHTTP
+@testable import ListService
+import ListServerTesting
 
 /// One list-server instance in process, with its own connection to a store file that other
 /// instances share, its own registry, hub and follower; feed notifications are delivered by the
@@ -26,11 +28,8 @@ final class SharedStoreInstance: Sendable {
         registry = try ListRegistry(store: store, publish: { hub.receive($0) })
         self.hub = hub
         follower = StoreFollower(registry: registry, store: store, reconcileSeconds: nil)
-        let settings = Settings(configuration: ServerConfiguration(), databasePath: store.location, token: nil,
-                                publicDirectory: nil, demo: false)
         client = RouterClient(context: ServerContext(
-            settings: settings, assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
-            registry: registry, hub: hub))
+            assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)), registry: registry, hub: hub))
     }
 
     /// Tells the instance that `id` was committed at `version` elsewhere and waits for its catch-up.

@@ -1,0 +1,87 @@
+import HTTPServer
+import ListService
+
+/// The HTTP side of `AccessPolicy`: reads the credentials a request carries (an
+/// `Authorization: Bearer` token, a view link's `key` parameter) and asks the policy; a denial
+/// answers 401 (no or unknown credential, with a `Bearer` challenge) or 403 (`AccessDenial+HTTP`).
+package struct Authorization: Sendable {
+    package let policy: AccessPolicy
+
+    package init(policy: AccessPolicy) { self.policy = policy }
+
+    /// The rights of the request's bearer token, for a write; every right when the server is open.
+    /// - Throws: 401 without a token or with an unknown one.
+    package func writer(_ request: Request) throws -> Rights {
+        if policy.isOpen { return .all }
+        return try policy.writer(token: bearerToken(request))
+    }
+
+    /// Throws 403 unless `rights` include `write` on list `id`.
+    package func requireWrite(_ rights: Rights, on id: String) throws {
+        try policy.requireWrite(rights, on: id)
+    }
+
+    /// Checks that the request may read list `id`; returns the view link key that allowed it
+    /// (to carry on in the links of the answer), or nil.
+    /// - Throws: 401 with no credential or an unknown token, 403 without the right or for a
+    ///   view link that is expired, altered or for another list.
+    @discardableResult
+    package func requireRead(_ request: Request, list id: String) throws -> String? {
+        guard policy.isPrivate else { return nil }
+        return try policy.requireRead(token: bearerToken(request), key: request.query("key"), list: id)
+    }
+
+    /// Which lists the request may see in the indexes (`/`, `GET /lists`).
+    /// - Throws: 401 when `--private` and there is no known bearer token.
+    package func readableLists(_ request: Request) throws -> @Sendable (String) -> Bool {
+        guard policy.isPrivate else { return { _ in true } }
+        return try policy.readableLists(token: bearerToken(request))
+    }
+
+    /// Throws unless the request may see server internals (`/metrics`): always when public;
+    /// with `--private`, 401 without a known token and 403 without `admin`.
+    package func requireAdmin(_ request: Request) throws {
+        guard policy.isPrivate else { return }
+        try policy.requireAdmin(token: bearerToken(request))
+    }
+
+    /// The token of the request's `Authorization: Bearer` header; nil without the header.
+    /// - Throws: 401 for another scheme.
+    private func bearerToken(_ request: Request) throws -> Substring? {
+        guard let header = request.headers["Authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AccessDenial.invalidToken }
+        return parts[1].drop { $0 == " " }
+    }
+}
+
+extension AccessDenial: HTTPResponseError {
+    package static let realm = "Bearer realm=\"list-server\""
+
+    /// 401 for a missing or unknown credential, 403 for a known one without the right.
+    package var status: HTTPStatus {
+        switch self {
+        case .missingToken, .invalidToken: .unauthorized
+        case .forbidden, .viewLinkExpired, .viewLinkInvalid: .forbidden
+        }
+    }
+
+    package var problemDetail: String? {
+        switch self {
+        case .missingToken: "This needs an Authorization: Bearer token."
+        case .invalidToken: "The bearer token is not one this server accepts."
+        case .forbidden(let what, _): "The bearer token \(what)."
+        case .viewLinkExpired: "This view link has expired; ask for a new one."
+        case .viewLinkInvalid(let id): "This view link is not valid for list \"\(id)\"."
+        }
+    }
+
+    package var responseHeaders: HTTPHeaders {
+        switch self {
+        case .missingToken: ["WWW-Authenticate": Self.realm]
+        case .invalidToken: ["WWW-Authenticate": Self.realm + ", error=\"invalid_token\""]
+        case .forbidden(_, let scope): ["WWW-Authenticate": Self.realm + ", error=\"insufficient_scope\", scope=\"\(scope)\""]
+        case .viewLinkExpired, .viewLinkInvalid: HTTPHeaders()
+        }
+    }
+}

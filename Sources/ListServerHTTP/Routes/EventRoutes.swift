@@ -1,0 +1,110 @@
+import HTTPServer
+import ListModel
+import ListService
+import ServerSupport
+
+/// The live stream `GET /lists/{id}/events` and `POST /lists/{id}/subscriptions/{sub}/more`
+/// (API.md section 5, docs/LIVE.md).
+package enum EventRoutes {
+    /// The largest window a subscription may open with `limit`.
+    package static let maxWindowLimit = 100_000
+
+    package static func register(on router: inout Router, context: ServerContext) {
+        router.get("/lists/{id}/events") { request in try events(request, context) }
+        router.post("/lists/{id}/subscriptions/{sub}/more") { request in try more(request, context) }
+    }
+
+    package static func events(_ request: Request, _ context: ServerContext) throws -> Response {
+        let id = try ListID.validated(request.parameter("id"))
+        try context.authorization.requireRead(request, list: id)
+        var subscribe = try subscribeRequest(request, listID: id)
+        if subscribe.view == .json, subscribe.since != nil {
+            // Before the change log is read: the versions committed between that read and the
+            // stream's start are then kept by the channel, and the resume needs no reset.
+            context.hub.keepVersionsForResume(of: id)
+        }
+        var snapshot = try context.registry.existing(id: id)
+        if let since = subscribe.since, since > snapshot.version {
+            // The client saw a newer version (on another instance): catch up first, so that the
+            // stream never takes it back.
+            try context.registry.catchUp(id: id)
+            guard let caughtUp = context.registry.snapshot(id: id) else { throw RegistryError.notFound(id: id) }
+            snapshot = caughtUp
+        }
+        if subscribe.view == .json, let since = subscribe.since, since < snapshot.version {
+            subscribe.logged = context.registry.changeLog(of: id, after: since)
+        }
+        guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
+            throw HTTPError(.serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
+                            headers: ["Retry-After": "5"])
+        }
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        ]
+        let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
+            context.hub.attach(subscribe, to: stream)
+        }
+        // The whole document of a large list, not yet serialized at this version, is made off
+        // the connection's thread before the stream starts (its `reset` then reads it back).
+        if subscribe.view == .json, subscribe.since == nil, snapshot.list.rowCount >= ServerDefaults.offThreadRows,
+           !snapshot.cache.hasDocumentJSON {
+            return .offThread { [snapshot] in
+                _ = snapshot.documentJSON
+                return response
+            }
+        }
+        return response
+    }
+
+    /// Reads `view`, `limit` or `until`, and `Last-Event-ID` or else `since`.
+    package static func subscribeRequest(_ request: Request, listID: String) throws -> LiveHub.SubscribeRequest {
+        var view: Subscriber.View
+        switch request.query("view") ?? "json" {
+        case "json": view = .json
+        case "html": view = .html
+        case let other: throw HTTPError(.badRequest, "view must be json or html, not \"\(other)\".")
+        }
+        // `view=json` is the whole document unless a window is asked for.
+        if view == .json && (request.query("limit") != nil || request.query("until") != nil) { view = .jsonWindow }
+        let window: LiveHub.SubscribeRequest.WindowSpec
+        switch (request.query("limit"), request.query("until")) {
+        case (let limit?, nil):
+            guard let count = Int(limit), (0...maxWindowLimit).contains(count) else {
+                throw HTTPError(.badRequest, "limit must be a whole number from 0 to \(maxWindowLimit).")
+            }
+            window = .limit(count)
+        case (nil, let until?):
+            window = .until(try Cursor(decoding: until))
+        case (nil, nil):
+            window = .limit(PageQuery.defaultLimit)
+        default:
+            throw HTTPError(.badRequest, "Give limit or until, not both.")
+        }
+        // Last-Event-ID wins: a browser reconnecting by itself repeats the URL (with the page's
+        // `since`) but names the last event it really received.
+        let sinceText = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 } ?? request.query("since")
+        var since: Int?
+        if let sinceText, !sinceText.isEmpty {
+            guard let version = Int(sinceText), version >= 0 else {
+                throw HTTPError(.badRequest, "since (or Last-Event-ID) must be a version number.")
+            }
+            since = version
+        }
+        return LiveHub.SubscribeRequest(listID: listID, view: view, window: window, since: since)
+    }
+
+    /// `POST …/subscriptions/{sub}/more?limit=N`: 202; the rows arrive in the stream.
+    package static func more(_ request: Request, _ context: ServerContext) throws -> Response {
+        let id = try ListID.validated(request.parameter("id"))
+        try context.authorization.requireRead(request, list: id)
+        let subscription = try request.parameter("sub")
+        let limit = try PageQuery(request).limit
+        let (rows, more) = try context.hub.extend(subscription: subscription, listID: id, by: limit)
+        let body: JSONValue = .object(JSONObject([
+            ("subscription", .string(subscription)), ("rows", .number(Double(rows))), ("more", .bool(more)),
+        ]))
+        return .json(body.serialized(), status: .accepted)
+    }
+}

@@ -1,0 +1,96 @@
+import HTMLRenderer
+import HTTPServer
+import ListModel
+import ListService
+
+/// Pages of a list: the HTML page of `GET /lists/{id}` and the tail-loading endpoint
+/// `GET /lists/{id}/rows?after=CURSOR&limit=N` (API.md sections 3 and 4).
+package enum PageRoutes {
+    package static func register(on router: inout Router, context: ServerContext) {
+        router.get("/lists/{id}/rows") { request in try rows(request, context) }
+    }
+
+    /// The HTML page: the first page, or with `after` the page after that cursor (the no-JS
+    /// "Load more" path). A page opened with a view link carries its `viewKey` in that link.
+    package static func htmlPage(_ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext,
+                         viewKey: String? = nil) throws -> Response {
+        let query = try PageQuery(request)
+        let etag = Conditional.etag(snapshot.version, variant: "html")
+        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let render = {
+            let page = snapshot.list.page(after: query.after, limit: query.limit)
+            let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
+            let pageContext = PageContext(
+                listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
+                cursor: snapshot.list.lastCursor(of: page)?.encoded)
+            var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
+            response.headers["ETag"] = etag
+            pageHeaders(&response, nextHref: nextHref)
+            SecurityHeaders.apply(to: &response)
+            return response
+        }
+        // The first page of a version is what every visitor gets: build its answer once.
+        // A `PreparedResponse` also keeps its gzip form once made.
+        if query.after == nil && viewKey == nil {
+            return Response(prepared: try snapshot.cache.firstPage(limit: query.limit) { try PreparedResponse(render()) })
+        }
+        return render()
+    }
+
+    /// `GET /lists/{id}/rows`: JSON `{"sections", "next"}` or, for `Accept: text/html`, the
+    /// `<tbody>` fragments to append. `List-Cursor` names the cursor after the page's last row
+    /// (also on the last page, where `next` is null), so a client can subscribe with exactly
+    /// the rows it holds (`until=`).
+    package static func rows(_ request: Request, _ context: ServerContext) throws -> Response {
+        let id = try ListID.validated(request.parameter("id"))
+        let viewKey = try context.authorization.requireRead(request, list: id)
+        let query = try PageQuery(request)
+        let snapshot = try context.registry.existing(id: id)
+        let html = Negotiation.prefersHTML(request)
+        let etag = Conditional.etag(snapshot.version, variant: html ? "rows-html" : "rows")
+        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let page = snapshot.list.page(after: query.after, limit: query.limit)
+        var response: Response
+        if html {
+            let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
+            response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
+            SecurityHeaders.apply(to: &response)
+        } else {
+            let columns = snapshot.document.columns
+            let body: JSONValue = .object(JSONObject([
+                ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
+                ("next", page.next.map { .string($0.encoded) } ?? .null),
+            ]))
+            response = .json(body.serialized())
+        }
+        response.headers["ETag"] = etag
+        if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
+        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) })
+        return response
+    }
+
+    /// `&key=…` for the links of an answer to a view link (a checked key: URL-safe as it is).
+    package static func keyParameter(_ viewKey: String?) -> String {
+        viewKey.map { "&key=\($0)" } ?? ""
+    }
+
+    /// `Link: rel="next"`, `Vary` and caching headers shared by every page answer.
+    package static func pageHeaders(_ response: inout Response, nextHref: String?) {
+        if let nextHref { response.headers["Link"] = "<\(nextHref)>; rel=\"next\"" }
+        response.headers["Vary"] = "Accept"
+        response.headers["Cache-Control"] = "no-cache"
+    }
+}
+
+/// The headers every HTML answer carries: no inline script, no MIME sniffing.
+package enum SecurityHeaders {
+    package static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http: data:; "
+        + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    package static func apply(to response: inout Response) {
+        response.headers["Content-Security-Policy"] = contentSecurityPolicy
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "same-origin"
+    }
+}

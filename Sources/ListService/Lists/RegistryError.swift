@@ -1,0 +1,12 @@
+/// Why the registry refused a write (the list is unchanged), or has no list to read.
+package enum RegistryError: Error, Equatable {
+    /// No list with this id (HTTP 404).
+    case notFound(id: String)
+    /// `If-Match` or `If-None-Match` does not hold (HTTP 412); the message says why.
+    case preconditionFailed(String)
+    /// Creating the list would pass the server's limit (HTTP 507).
+    case tooManyLists(limit: Int)
+    /// Other instances kept committing to the list first, `ListRegistry.maxConflicts` times
+    /// (HTTP 503 with `Retry-After`).
+    case contended(id: String)
+}

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// Values computed from one snapshot and reused until the next version: the serialized
+/// document (GET JSON, `view=json` resets), and whatever answers the routes build from it once
+/// (the document's answer, the first HTML pages'), kept as the objects the routes make (a
+/// class instance, so reading one back is a cheap class cast). A snapshot
+/// never changes, so nothing here is ever stale.
+package final class SnapshotCache: Sendable {
+    private struct Storage {
+        package var documentJSON: [UInt8]?
+        package var documentAnswer: (any AnyObject & Sendable)?
+        package var firstPages: [Int: any AnyObject & Sendable] = [:]
+    }
+
+    private let storage = Mutex(Storage())
+    /// Held while the document's bytes are made, so readers arriving together (many
+    /// subscribers after a write) wait for one serialization instead of each making their own.
+    private let buildingDocument = Mutex(())
+    /// Most first pages kept (one per `limit` asked for).
+    package static let maxPages = 4
+
+    /// The document's canonical JSON bytes, computed once (`make` takes no lock of its own).
+    package func documentJSON(_ make: () -> [UInt8]) -> [UInt8] {
+        if let bytes = storage.withLock({ $0.documentJSON }) { return bytes }
+        return buildingDocument.withLock { _ in
+            if let bytes = storage.withLock({ $0.documentJSON }) { return bytes }
+            let bytes = make()
+            storage.withLock { $0.documentJSON = bytes }
+            return bytes
+        }
+    }
+
+    /// Whether the document's bytes are made already.
+    package var hasDocumentJSON: Bool { storage.withLock { $0.documentJSON != nil } }
+
+    /// Whether the document's answer is made already (reading it back is then cheap).
+    package var hasDocumentAnswer: Bool { storage.withLock { $0.documentAnswer != nil } }
+
+    /// The answer of a read of the whole document, made once (the first one kept when two
+    /// readers make it together).
+    package func documentAnswer<Answer: AnyObject & Sendable>(_ make: () throws -> Answer) rethrows -> Answer {
+        if let kept = storage.withLock({ $0.documentAnswer }) as? Answer { return kept }
+        let made = try make()
+        return storage.withLock { storage in
+            if let kept = storage.documentAnswer as? Answer { return kept }
+            storage.documentAnswer = made
+            return made
+        }
+    }
+
+    /// The answer for the page of the first `limit` rows, made once per limit for up to
+    /// `maxPages` limits (others are made every time).
+    package func firstPage<Answer: AnyObject & Sendable>(limit: Int, _ make: () throws -> Answer) rethrows -> Answer {
+        if let kept = storage.withLock({ $0.firstPages[limit] }) as? Answer { return kept }
+        let made = try make()
+        storage.withLock { storage in
+            if storage.firstPages.count < Self.maxPages { storage.firstPages[limit] = made }
+        }
+        return made
+    }
+}

@@ -1,0 +1,143 @@
+import ListModel
+import ListStore
+
+/// Converts between snapshots and the store's row-by-row form.
+///
+/// A stored list is its canonical document with every section's rows emptied (`meta`) plus
+/// one record per row: its section key, order key and canonical JSON.
+package enum StoredListCoding {
+    /// Why a stored list could not be read back.
+    package struct CorruptList: Error, CustomStringConvertible {
+        package let id: String
+        package let reason: String
+        package var description: String { "stored list \(id) cannot be read: \(reason)" }
+    }
+
+    /// The store write that takes a list from `old` to `new`: only rows that are new, changed,
+    /// moved or re-keyed are written; rows that are gone are deleted.
+    ///
+    /// Every row is looked at once, but cheaply: sections are walked side by side, so a row that
+    /// stayed at its place is recognised by comparing it with the old row at the same index
+    /// (unchanged rows share storage, so the comparison is quick); only rows that moved are
+    /// looked up by key. Deletions are searched for only when some old row was not met.
+    package static func write(from old: ListSnapshot?, to new: ListSnapshot, patch: JSONPatch) -> StoreWrite {
+        let columns = new.document.columns
+        let sameColumns = old?.document.columns == columns
+        let oldSections = old?.document.sections ?? []
+        var oldStarts: [Int] = []
+        oldStarts.reserveCapacity(oldSections.count)
+        var start = 0
+        for section in oldSections {
+            oldStarts.append(start)
+            start += section.rows.count
+        }
+        var oldSectionIndex: [String: Int]?
+        var upserted: [StoredRow] = []
+        var kept = 0
+        var position = 0
+        for (sectionIndex, section) in new.document.sections.enumerated() {
+            let oldIndex: Int?
+            if sectionIndex < oldSections.count, oldSections[sectionIndex].key == section.key {
+                oldIndex = sectionIndex
+            } else {
+                if oldSectionIndex == nil {
+                    oldSectionIndex = Dictionary(oldSections.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                }
+                oldIndex = oldSectionIndex?[section.key]
+            }
+            for (rowIndex, row) in section.rows.enumerated() {
+                let orderKey = new.list.orderKeys[position]
+                position += 1
+                if let old {
+                    if let oldIndex, rowIndex < oldSections[oldIndex].rows.count,
+                       oldSections[oldIndex].rows[rowIndex].key == row.key {
+                        kept += 1
+                        if sameColumns, old.list.orderKeys[oldStarts[oldIndex] + rowIndex] == orderKey,
+                           oldSections[oldIndex].rows[rowIndex] == row {
+                            continue
+                        }
+                    } else if let before = old.list.position(ofRow: row.key) {
+                        kept += 1
+                        if sameColumns, old.list.orderKeys[before] == orderKey,
+                           old.list.sectionKey(atPosition: before) == section.key, old.list.row(atPosition: before) == row {
+                            continue
+                        }
+                    }
+                }
+                upserted.append(StoredRow(
+                    key: row.key, section: section.key, orderKey: orderKey.rawValue,
+                    body: row.canonicalJSONBytes(columns: columns)))
+            }
+        }
+        var deleted: [String] = []
+        if let old, kept < old.list.rowCount {
+            for section in oldSections {
+                for row in section.rows where new.list.orderKey(ofRow: row.key) == nil { deleted.append(row.key) }
+            }
+        }
+        return StoreWrite(
+            id: new.id, version: new.version, meta: meta(of: new.document).serialized(),
+            upsertedRows: upserted, deletedRowKeys: deleted, patch: patch.json.serialized())
+    }
+
+    /// The store write of a keyed row edit: the rows it names, nothing else looked at.
+    package static func write(to new: ListSnapshot, rowEdit: IndexedRowEdit) -> StoreWrite {
+        let columns = new.document.columns
+        let upserted = rowEdit.writtenRowKeys.map { key in
+            let position = new.list.position(ofRow: key)!
+            return StoredRow(
+                key: key, section: new.list.sectionKey(atPosition: position),
+                orderKey: new.list.orderKeys[position].rawValue,
+                body: new.list.row(atPosition: position).canonicalJSONBytes(columns: columns))
+        }
+        return StoreWrite(
+            id: new.id, version: new.version, meta: meta(of: new.document).serialized(),
+            upsertedRows: upserted, deletedRowKeys: rowEdit.removedRowKeys, patch: rowEdit.patch.json.serialized())
+    }
+
+    /// The document's canonical JSON with every section's rows emptied.
+    package static func meta(of document: ListDocument) -> JSONValue {
+        var shell = document
+        for index in shell.sections.indices { shell.sections[index].rows = [] }
+        return shell.json
+    }
+
+    /// Rebuilds a snapshot from what the store holds, validating it like any input.
+    package static func snapshot(from stored: StoredList) throws -> ListSnapshot {
+        do {
+            guard case .object(var document) = try JSONValue(parsing: stored.meta),
+                  case .array(var sections)? = document["sections"] else {
+                throw CorruptList(id: stored.id, reason: "metadata is not a list document")
+            }
+            var sectionIndex: [String: Int] = [:]
+            for (index, section) in sections.enumerated() {
+                if let key = section.objectValue?["key"]?.stringValue { sectionIndex[key] = index }
+            }
+            var rowsBySection = [[JSONValue]](repeating: [], count: sections.count)
+            for row in stored.rows {
+                guard let index = sectionIndex[row.section] else {
+                    throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
+                }
+                rowsBySection[index].append(try JSONValue(parsing: row.body))
+            }
+            for index in sections.indices {
+                guard case .object(var section) = sections[index] else { continue }
+                section["rows"] = .array(rowsBySection[index])
+                sections[index] = .object(section)
+            }
+            document["sections"] = .array(sections)
+            let parsed = try ListDocument(json: .object(document))
+            // Rows were read in order-key order; the document groups them by section, so the
+            // keys are re-read in document order.
+            var orderKeyByRow: [String: OrderKey] = [:]
+            for row in stored.rows { orderKeyByRow[row.key] = OrderKey(rawValue: row.orderKey) }
+            let orderKeys = parsed.sections.flatMap { $0.rows.map { orderKeyByRow[$0.key]! } }
+            let list = try IndexedList(document: parsed, orderKeys: orderKeys)
+            return ListSnapshot(id: stored.id, version: stored.version, list: list)
+        } catch let error as CorruptList {
+            throw error
+        } catch {
+            throw CorruptList(id: stored.id, reason: "\(error)")
+        }
+    }
+}

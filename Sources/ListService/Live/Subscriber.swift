@@ -1,0 +1,36 @@
+import ListModel
+
+/// One open `/events` stream. Its mutable state is guarded by its channel's lock.
+package final class Subscriber: @unchecked Sendable {
+    package enum View: Hashable, Sendable {
+        /// Patches on the whole list document.
+        case json
+        /// Patches on a window of the list document (`view=json` with `limit` or `until`).
+        case jsonWindow
+        /// Patches on the rendered rows of a window.
+        case html
+    }
+
+    /// Unguessable: it authorises `…/more` on this stream.
+    package let id: String
+    package let listID: String
+    package let view: View
+    package let stream: any SubscriberStream
+    /// The window of a `view=html` or windowed `view=json` subscriber.
+    package var window: LiveWindow
+    /// The version of the last event this subscriber was sent (or is being sent by its reset).
+    package var version: Int
+    /// Set when its stream fell behind and patches were dropped: it needs a `reset`.
+    package var stale = false
+    /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
+    package var staleSince: UInt64 = 0
+
+    package init(id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int) {
+        self.id = id
+        self.listID = listID
+        self.view = view
+        self.stream = stream
+        self.window = window
+        self.version = version
+    }
+}

@@ -1,0 +1,47 @@
+/// Every default and limit of the server, in one place: the command's help and its settings,
+/// and the types that use them, read them from here.
+public enum ServerDefaults {
+    // MARK: Where and how to listen
+
+    public static let host = "127.0.0.1"
+    public static let port = 8080
+    /// The SQLite file (`--db`).
+    public static let database = "list-server.sqlite"
+    /// Bytes kept beside the SQLite file so that lists can be deleted on a full disk (`--disk-reserve`).
+    public static let diskReserve = 16 << 20
+
+    // MARK: Sizes
+
+    /// Largest request body, in bytes (`--max-body`).
+    public static let maxBodyBytes = 8 * 1024 * 1024
+    /// Most lists the server holds (`--max-lists`).
+    public static let maxLists = 10_000
+    /// Most rows one list holds (`--max-rows`).
+    public static let maxRows = 1_000_000
+    /// Most open `/events` streams (`--max-subscribers`).
+    public static let maxSubscribers = 20_000
+    /// Most connections open at once, streams included (`--max-connections`).
+    public static let maxConnections = 20_000
+    /// Most connections from one client address when not bound to loopback (`--max-connections-per-address`).
+    public static let maxConnectionsPerAddress = 256
+
+    // MARK: Deadlines
+
+    /// Seconds a request head may take (`--header-timeout`).
+    public static let headerTimeoutSeconds = 10.0
+    /// Seconds a request body gets before the minimum rate applies (`--body-timeout`).
+    public static let bodyTimeoutSeconds = 10.0
+    /// Bytes per second a body must average after its grace time (`--body-min-rate`).
+    public static let bodyMinimumRate = 1024
+    /// Seconds a live subscriber may stay too far behind before it is disconnected (`--stale-timeout`).
+    public static let staleTimeoutSeconds = 30.0
+
+    // MARK: Inside
+
+    /// Writes kept per list in the store's change log, from which live streams resume.
+    public static let changeLogLimit = 1_000
+
+    /// From this many rows on, an answer that serializes a whole list is made off the
+    /// connection's thread (`Response.offThread`), so other connections are not held up.
+    public static let offThreadRows = 20_000
+}
