@@ -57,6 +57,25 @@ struct LiveResumeTests {
         #expect(names(client) == ["subscription", "patch", "patch", "patch"])
     }
 
+    @Test func aClientFromBeforeTheListGetsAResetThoughTheLogReachesBack() throws {
+        // The log holds the creation (a patch replacing "") and every write since.
+        let (harness, edits, _) = try prepared(writes: 2)
+        let fromNothing = harness.subscribe("l", view: .json, since: 0)
+        try harness.pump(fromNothing)
+        #expect(names(fromNothing) == ["subscription", "reset"])
+        #expect(fromNothing.version == 3)
+
+        // Deleted and created again: versions go on (4 is the new list's first); a client at 3
+        // saw the old list, not this one.
+        var again = edits
+        try harness.registry.delete(id: "l")
+        try harness.put("l", again.document(sections: 2, rowsPerSection: 1...3))
+        let old = harness.subscribe("l", view: .json, since: 3, base: fromNothing.doc)
+        try harness.pump(old)
+        #expect(names(old) == ["subscription", "reset"])
+        #expect(old.doc == harness.registry.snapshot(id: "l")?.document.json)
+    }
+
     @Test func jsonFallsBackToAResetBeyondTheLogOrInTheFuture() throws {
         // The channel keeps versions 7 and 8; the store's log holds the changes to 6…9.
         let (harness, _, _) = try prepared(writes: 8, limits: LiveHub.Limits(recentVersions: 2), changeLogLimit: 4)

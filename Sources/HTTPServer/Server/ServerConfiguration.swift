@@ -49,7 +49,7 @@ public struct ServerConfiguration: Sendable {
     public var logRequests = true
     /// Query items whose values never reach a log line (they read `name=REDACTED` there): secrets
     /// that travel in URLs, such as view-link keys. Header values are never logged at all.
-    public var redactedQueryNames: Set<String> = ["key", "token", "access_token"]
+    public var redactedQueryNames: Set<String> = ["key", "token", "access_token", "bearer"]
 
     public init() {}
 }

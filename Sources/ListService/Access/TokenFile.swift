@@ -39,22 +39,27 @@ package enum TokenFile {
     package static func parse(_ text: String) throws(TokenFileError) -> [Entry] {
         var entries: [Entry] = []
         var lineOfToken: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = index + 1
-            let content = rawLine.prefix { $0 != "#" }
-            let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
-            guard let tokenField = fields.first else { continue }
-            let token = String(tokenField)
+            let content = rawLine.prefix { $0 != "#" }.trimmingBlanks()
+            guard !content.isEmpty else { continue }
+            let token = String(content.prefix { !isBlank($0) })
             guard isBearerToken(token) else {
                 throw TokenFileError(line: number, message: "the first field is not a bearer token "
                                      + "(letters, digits, '-', '.', '_', '~', '+', '/', then any '=')")
             }
-            let scopeText = fields.dropFirst().joined()
+            let scopeText = content.dropFirst(token.count).trimmingBlanks()
             guard !scopeText.isEmpty else {
                 throw TokenFileError(line: number, message: "the token has no scopes (give read:PATTERN, write:PATTERN or admin)")
             }
             var scopes: [Scope] = []
-            for (position, raw) in scopeText.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            for (position, piece) in scopeText.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+                // Blanks may follow a comma, nowhere else: "write:a admin" is a mistake, not "write:aadmin".
+                let raw = piece.drop(while: isBlank)
+                guard !raw.contains(where: isBlank) else {
+                    throw TokenFileError(line: number, message: "scope \(position + 1) holds a space or tab: write the scopes as "
+                                         + "SCOPE[,SCOPE...], with blanks only after a comma")
+                }
                 guard let scope = Scope(String(raw)) else {
                     throw TokenFileError(line: number, message: "scope \(position + 1) is not read:PATTERN, write:PATTERN or admin "
                                          + "(PATTERN: a list id, or a prefix ending in '*')")
@@ -68,6 +73,11 @@ package enum TokenFile {
             entries.append(Entry(token: token, rights: Rights(scopes: scopes), line: number))
         }
         return entries
+    }
+
+    /// A space, a tab, or the CR of a CRLF line end.
+    private static func isBlank(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\r"
     }
 
     /// RFC 6750 `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
@@ -87,4 +97,13 @@ package struct TokenFileError: Error, CustomStringConvertible {
     package let message: String
 
     package var description: String { line.map { "line \($0): \(message)" } ?? message }
+}
+
+private extension Substring {
+    /// Without leading and trailing spaces, tabs and CRs.
+    func trimmingBlanks() -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }) else { return self[endIndex...] }
+        return self[first...lastIndex(where: { !blank($0) })!]
+    }
 }

@@ -70,12 +70,14 @@ extension LiveHub {
 
     /// The patches that take a `view=json` client at `since` to the channel's current version:
     /// the logged ones the request brought, followed by the channel's own from where the log
-    /// ends (writes after the log was read); nil when they do not reach (a reset then).
+    /// ends (writes after the log was read); nil when they do not reach (a reset then), and for
+    /// a client from before the list existed (`since` 0, or before the list's creation, whose
+    /// logged patch replaces the whole document): it gets the list as a `reset`, as a new client.
     private func jsonResume(of request: SubscribeRequest, state: LiveChannel.State) -> [ResumeStep]? {
-        guard let since = request.since, since < state.current.version else { return nil }
+        guard let since = request.since, since >= 1, since < state.current.version else { return nil }
         var steps: [ResumeStep] = []
         for change in request.logged ?? [] where change.version > since && change.version <= state.current.version {
-            guard change.version == (steps.last?.version ?? since) + 1 else { return nil }
+            guard change.version == (steps.last?.version ?? since) + 1, !Self.createsList(change) else { return nil }
             steps.append(.logged(change))
         }
         // With no logged change past `since` (the log was read before the writes that came
@@ -86,6 +88,13 @@ extension LiveHub {
               let kept = keptSteps(from: index, state: state) else { return nil }
         return steps + kept
     }
+
+    /// Whether a logged change is a list's creation: its patch replaces the root (`""`).
+    private static func createsList(_ change: StoredChange) -> Bool {
+        change.patch.starts(with: creationPatchPrefix)
+    }
+
+    private static let creationPatchPrefix = Array(#"[{"op":"replace","path":"","#.utf8)
 
     /// The channel's patches from `recent[index]` to its current version, nil when one is missing
     /// (a list created again in between).

@@ -20,6 +20,13 @@ struct TokenFileTests {
         #expect(entries[2].rights.scopes == [.admin, .read(ListPattern("*")!)])
     }
 
+    @Test func blanksMayFollowACommaAndEndALine() throws {
+        let entries = try TokenFile.parse("t1 write:a,\t admin  \r\nt2\tread:b, read:c\t# note\n")
+        #expect(entries.map(\.token) == ["t1", "t2"])
+        #expect(entries[0].rights.mayWrite("a") && entries[0].rights.isAdmin)
+        #expect(entries[1].rights.mayRead("c") && !entries[1].rights.mayWrite("b"))
+    }
+
     @Test func anEmptyFileHoldsNoToken() throws {
         #expect(try TokenFile.parse("").isEmpty)
         #expect(try TokenFile.parse("# nobody yet\n\n").isEmpty)
@@ -38,6 +45,11 @@ struct TokenFileTests {
         ("to=ken  read:a", 1, "first field"),
         ("tökén  read:a", 1, "first field"),
         ("same read:a\nother read:b\nsame write:c", 3, "line 1"),
+        // A blank inside the scopes (not after a comma) was joined away: "write:x admin" granted write:xadmin.
+        ("good read:a\nbad write:x admin", 2, "scope 1 holds a space or tab"),
+        ("bad read:team a", 1, "scope 1 holds a space or tab"),
+        ("bad read:a\tadmin", 1, "scope 1 holds a space or tab"),
+        ("bad read:a, read:b admin", 1, "scope 2 holds a space or tab"),
     ])
     func refusesBadLinesByNumberWithoutRepeatingThem(text: String, line: Int, says: String) {
         #expect {
