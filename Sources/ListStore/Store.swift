@@ -1,5 +1,5 @@
 /// The durable store behind the list registry: SQLite for one instance (`SQLiteStore`), or
-/// PostgreSQL shared by several (DESIGN.md section 4).
+/// PostgreSQL shared by several (docs/SCALE-OUT.md).
 ///
 /// A write is optimistic: the registry computes it from its cached snapshot and commits it
 /// with the version it expects to follow; when another instance committed first, the store

@@ -10,7 +10,7 @@ one on the single instance. Sequential row replaces inside the window, alternati
 between the cluster (written on A, timed at A's and B's subscribers) and the single instance, so
 that both see the same machine load. Reports p50/p99/max of arrival (kernel
 receive timestamp of the patch, from just before the write was sent) and of the write's answer.
-Target (DESIGN.md 3): a write on one instance to a subscriber on another, p99 < 50 ms.
+Target (docs/BENCHMARKS.md): a write on one instance to a subscriber on another, p99 < 50 ms.
 """
 import argparse
 import os

@@ -11,7 +11,7 @@ rows, publish). `--writes-only` stops after the write costs.
 Pages, on the largest list: a walk over every page with limit=500 (per-page time against depth),
 then `GET /lists/{id}/rows?limit=50` against `...?after=<cursor 500 rows before the end>&limit=50`,
 JSON and HTML, interleaved on one keep-alive connection (medians of `--requests`), and with
-`wrk -t1 -c64` in interleaved rounds. Target (DESIGN.md 3): a deep page costs about the first.
+`wrk -t1 -c64` in interleaved rounds. Target (docs/BENCHMARKS.md): a deep page costs about the first.
 """
 import argparse
 import subprocess

@@ -7,7 +7,7 @@ The list has 10 sections of `--rows` rows (4 columns); one subscriber opens
 `GET /lists/bench/events?view=html&limit=50`; each write replaces a row inside its window and
 the next write is sent once the patch has arrived. Reports p50/p99 of arrival (kernel receive
 timestamp of the patch, from just before the write was sent), of seen (when this client had
-parsed it), and of the write's answer. Target (DESIGN.md 3): p50 < 5 ms.
+parsed it), and of the write's answer. Target (docs/BENCHMARKS.md): p50 < 5 ms.
 """
 import argparse
 import time

@@ -1,7 +1,7 @@
 import ServerSupport
 import Synchronization
 
-/// The store shared by several instances: PostgreSQL through libpq (DESIGN.md section 4).
+/// The store shared by several instances: PostgreSQL through libpq (docs/SCALE-OUT.md).
 ///
 /// A write is one transaction under a per-list advisory lock: the version check, the rows it
 /// touched (in bulk, a few thousand per statement), the list, the change log; `commit` returns
