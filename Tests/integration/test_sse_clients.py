@@ -177,8 +177,9 @@ def check_client(checks, server, name, reader, latencies):
         checks.check(f"{name}: patch {version}", event[1] == "patch" and event[2] == str(version), event[1:3])
         latencies.append(max(0.0, event[0] - sent))
         last_id = event[2]
+    # Closing a response from this thread would wait for the reader's lock until the next ping:
+    # the reader ends at its next event instead (the write below) and closes its own stream.
     stop.set()
-    received.answer.close()
 
     # A resume: Last-Event-ID brings the writes missed meanwhile, then live patches, at once.
     missed, _ = patch(server, list_id, "while away")
@@ -196,7 +197,7 @@ def check_client(checks, server, name, reader, latencies):
         checks.check(f"{name}: events after a resume within {LATE} s", False)
     finally:
         stop.set()
-        received.answer.close()
+        patch(server, list_id, "done")  # wakes the reader, which then ends
 
 
 def raw_stream(server, path, version):
