@@ -1,5 +1,5 @@
 // json-patch.js: RFC 6902 JSON Patch and RFC 6901 JSON Pointer, applied atomically to a copy.
-// Layer 0 (docs: Public/js/README.md). Imports nothing; touches no DOM.
+// Layer 0 (Public/js/README.md). Imports nothing; touches no DOM.
 
 /** @typedef {{op: string, path: string, from?: string, value?: *}} PatchOp */
 

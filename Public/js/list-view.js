@@ -1,22 +1,25 @@
 // list-view.js: one enhanced table: owns the view document, deletion, user input and the
 // back/forward cache, and wires the parts together (the only module that knows them all).
-// Layer 6 (Public/js/README.md). Imports: table-parts.js, announcer.js, section-toggles.js,
-// motion.js, dom-sync.js, pager.js, live-stream.js, markup.js (copyRowHeights), urls.js (pageKey),
-// json-patch.js (clone); view-doc.js and config.js (types only).
+// Layer 3 (Public/js/README.md). Imports: rows.js (TableParts, Announcer, SectionToggles, Motion,
+// DomSync, copyRowHeights), pager.js, live-stream.js, json-patch.js (clone); config.js (types only).
 
-import { Announcer } from './announcer.js';
-import { DomSync } from './dom-sync.js';
 import { clone } from './json-patch.js';
 import { LiveStream } from './live-stream.js';
-import { copyRowHeights } from './markup.js';
-import { Motion } from './motion.js';
 import { Pager } from './pager.js';
-import { SectionToggles } from './section-toggles.js';
-import { TableParts } from './table-parts.js';
-import { pageKey } from './urls.js';
+import { Announcer, DomSync, Motion, SectionToggles, TableParts, copyRowHeights } from './rows.js';
 
-/** @typedef {import('./view-doc.js').ViewDoc} ViewDoc */
+/** @typedef {import('./rows.js').ViewDoc} ViewDoc */
 /** @typedef {import('./config.js').Config} Config */
+
+/**
+ * The view-link key of the page's own URL (`?key=…`, docs/ACCESS.md), or null. A browser
+ * cannot send a token with an EventSource, so a private list opened through a view link is
+ * read with this key on every request (pages, the stream, `more`).
+ * @returns {?string}
+ */
+function pageKey() {
+  try { return new URLSearchParams(location.search).get('key'); } catch (e) { return null; }
+}
 
 /** One enhanced table: owns the view document and deletion; wires the parts together. */
 export class ListView {

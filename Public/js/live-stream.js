@@ -1,14 +1,14 @@
 // live-stream.js: the `view=html` EventSource: its subscription id, the last event id, reconnects
 // with backoff and `since`; patches applied to the view document (docs/LIVE.md).
-// Layer 5 (Public/js/README.md). Imports: json-patch.js (applyPatch), view-doc.js (normalizeDoc);
-// table-parts.js and config.js (types only). It never imports the pager: the view that wires
+// Layer 2 (Public/js/README.md). Imports: json-patch.js (applyPatch), rows.js (normalizeDoc;
+// TableParts' type); config.js (types only). It never imports the pager: the view that wires
 // them passes the pager's side in as callbacks (LiveHost).
 
 import { applyPatch } from './json-patch.js';
-import { normalizeDoc } from './view-doc.js';
+import { normalizeDoc } from './rows.js';
 
-/** @typedef {import('./view-doc.js').ViewDoc} ViewDoc */
-/** @typedef {import('./table-parts.js').TableParts} TableParts */
+/** @typedef {import('./rows.js').ViewDoc} ViewDoc */
+/** @typedef {import('./rows.js').TableParts} TableParts */
 /** @typedef {import('./config.js').Config} Config */
 /**
  * What the stream asks of the view that wires it, and tells it.

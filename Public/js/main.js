@@ -3,11 +3,19 @@
 // `window.ListClientConfig` over the defaults, enhances every `table.list[data-list]`, handles the
 // back/forward cache, and exposes `window.ListClient`. No dependencies, no build step, no eval:
 // works under `script-src 'self'`. The modules and their layering: Public/js/README.md.
-// Layer 7. Imports: config.js (DEFAULTS), json-patch.js (applyPatch, PatchError), list-view.js.
+// Layer 4. Imports: config.js (DEFAULTS), json-patch.js (applyPatch, PatchError), list-view.js;
+// every other module for its fetch only (below).
 
 import { DEFAULTS } from './config.js';
 import { applyPatch, PatchError } from './json-patch.js';
 import { ListView } from './list-view.js';
+// The other modules too, for speed only: the browser then finds them all as soon as main.js
+// arrives and fetches them at once, instead of level by level through the imports (five levels:
+// main, list-view, pager, rows, json-patch). They evaluate once each, dependencies first,
+// whatever the order here.
+import './live-stream.js';
+import './pager.js';
+import './rows.js';
 
 const views = /** @type {WeakMap<Element, ListView>} */ (new WeakMap());
 const all = /** @type {ListView[]} */ ([]);

@@ -1,25 +1,22 @@
 // pager.js: tail loading: one page at a time, by `POST …/more` while subscribed, else
 // `GET …/rows`; retries with backoff; the pagination row (link, spinner, error) and its observer.
-// Layer 5 (Public/js/README.md). Imports: markup.js (template), urls.js (afterParam, nextLink),
-// view-doc.js (domKey, rowCount); table-parts.js, motion.js, dom-sync.js, section-toggles.js,
-// announcer.js and config.js (types only). It never imports the live stream: the view that wires
-// them passes the stream's side in as callbacks (PagerHost).
+// Layer 2 (Public/js/README.md). Imports: rows.js (template, domKey, rowCount; the parts'
+// types); config.js (types only). It never imports the live stream: the view that wires them
+// passes the stream's side in as callbacks (PagerHost).
 
-import { template } from './markup.js';
-import { afterParam, nextLink } from './urls.js';
-import { domKey, rowCount } from './view-doc.js';
+import { domKey, rowCount, template } from './rows.js';
 
-/** @typedef {import('./view-doc.js').ViewDoc} ViewDoc */
+/** @typedef {import('./rows.js').ViewDoc} ViewDoc */
 /** @typedef {import('./config.js').Config} Config */
 /**
  * The table's parts the pager works with (made by the view, shared with it).
  * @typedef {object} PagerParts
- * @property {import('./table-parts.js').TableParts} parts
+ * @property {import('./rows.js').TableParts} parts
  * @property {Config} config
- * @property {import('./motion.js').Motion} motion
- * @property {import('./dom-sync.js').DomSync} dom
- * @property {import('./section-toggles.js').SectionToggles} toggles
- * @property {import('./announcer.js').Announcer} announcer
+ * @property {import('./rows.js').Motion} motion
+ * @property {import('./rows.js').DomSync} dom
+ * @property {import('./rows.js').SectionToggles} toggles
+ * @property {import('./rows.js').Announcer} announcer
  */
 /**
  * What the pager asks of the view that wires it: the list's URLs, its state, and the live stream.
@@ -36,6 +33,24 @@ import { domKey, rowCount } from './view-doc.js';
  * @property {() => void} forgetSubscription the subscription is gone (404, 410): the next load is a GET
  * @property {() => void} grewOutside rows came from a GET page: the next stream must start with a reset
  */
+
+/**
+ * The `after` parameter of a URL, or null.
+ * @param {?string} url
+ */
+function afterParam(url) {
+  if (!url) return null;
+  try { return new URL(url, location.href).searchParams.get('after'); } catch (e) { return null; }
+}
+
+/**
+ * The rel=next URL of a `Link` header, or null.
+ * @param {?string} header
+ */
+function nextLink(header) {
+  const match = header && /<([^>]*)>\s*;[^,]*rel="?next"?/.exec(header);
+  return match ? match[1] : null;
+}
 
 /**
  * Tail loading: one page at a time, by `POST …/more` while subscribed, else `GET …/rows`;
