@@ -61,7 +61,8 @@ extension HTMLRenderer {
 
 extension HTMLWriter {
     /// `<!doctype html>` through `<body><main>`: charset, viewport, title, icon, stylesheet, and
-    /// the client's entry module (deferred, as module scripts are) unless `script` is false. The
+    /// the client's entry module (deferred, as module scripts are) and a `modulepreload` link for
+    /// each module it imports, unless `script` is false. The
     /// icon is declared (`favicon.svg` among the assets) so browsers never ask for a missing
     /// `/favicon.ico`.
     mutating func documentStart(title: String, assetsPath: String, script: Bool = true) {
@@ -87,9 +88,20 @@ extension HTMLWriter {
             raw("<script type=\"module\" src=\"")
             escape(assetsPrefix)
             raw("/js/main.js\"></script>\n")
+            for module in HTMLWriter.clientModules {
+                raw("<link rel=\"modulepreload\" href=\"")
+                escape(assetsPrefix)
+                raw("/js/")
+                escape(module)
+                raw("\">\n")
+            }
         }
         raw("</head>\n<body>\n<main>\n")
     }
+
+    /// The modules `js/main.js` imports (Public/js/README.md), fetched at once with it rather than
+    /// after it; `Tests/browser/check_modules.py` keeps this list equal to the folder's.
+    static let clientModules = ["list-view.js", "rows.js", "pager.js", "live-stream.js", "json-patch.js", "config.js"]
 
     mutating func documentEnd() {
         raw("</main>\n</body>\n</html>\n")

@@ -4,14 +4,18 @@
 Reads the `layer N name: a.js b.js` lines of the README and, in every Public/js/*.js, the
 static `import … from './x.js'` lines and the JSDoc type imports `import('./x.js')`. Fails on a
 module the README does not place (or a placed one that does not exist), an import of a file that
-is not a module here, an import into the same or a higher layer, and a cycle. Prints
+is not a module here, an import into the same or a higher layer, and a cycle; and unless the
+renderer's page (its snapshot `page-first.html`) loads main.js and modulepreloads every other
+module (HTMLWriter.clientModules), no more. Prints
 `ok   modules` or `FAIL modules: …` lines; exits non-zero on failure.
 """
 import re
 import sys
 from pathlib import Path
 
-JS = Path(__file__).resolve().parents[2] / "Public" / "js"
+ROOT = Path(__file__).resolve().parents[2]
+JS = ROOT / "Public" / "js"
+PAGE = ROOT / "Tests" / "HTMLRendererTests" / "Snapshots" / "page-first.html"
 STATIC = re.compile(r"""^\s*(?:import|export)\s[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]""", re.M)
 TYPES = re.compile(r"""\bimport\(\s*['"]([^'"]+)['"]\s*\)""")
 
@@ -42,6 +46,15 @@ def main():
             if module in layers and name in layers and layers[name] >= layers[module]:
                 problems.append(f"{module} (layer {layers[module]}) imports {name} (layer {layers[name]}): "
                                 "imports must point to a lower layer")
+    # The page: the entry as a module script, every other module preloaded.
+    page = PAGE.read_text()
+    scripts = re.findall(r'<script type="module" src="/assets/js/([^"]+)"></script>', page)
+    preloads = re.findall(r'<link rel="modulepreload" href="/assets/js/([^"]+)">', page)
+    if scripts != ["main.js"]:
+        problems.append(f"{PAGE.name} loads {scripts} as module scripts, not main.js alone")
+    if sorted(preloads) != sorted(m for m in modules if m != "main.js"):
+        problems.append(f"{PAGE.name} preloads {sorted(preloads)}, not every module but main.js: "
+                        "HTMLWriter.clientModules (HTMLRenderer+Page.swift) and the snapshots")
     # Cycles (also excluded by strict layering; reported on their own for a clear message).
     state = {}
 
@@ -62,7 +75,8 @@ def main():
             print(f"FAIL modules: {problem}")
         return 1
     edges = sum(len(v) for v in graph.values())
-    print(f"ok   modules ({len(modules)} modules, {edges} imports, layering of Public/js/README.md, no cycles)")
+    print(f"ok   modules ({len(modules)} modules, {edges} imports, layering of Public/js/README.md, no cycles, "
+          f"the page preloads {len(preloads)})")
     return 0
 
 
