@@ -11,7 +11,7 @@ public struct PageContext: Sendable, Equatable {
     /// The encoded cursor after the page's last row, written to `data-cursor` so the client can
     /// subscribe with exactly the rows it shows; `nil` omits the attribute.
     public var cursor: String?
-    /// Where `list.css` and `list.js` are served, without a trailing slash.
+    /// Where `list.css` and the client's modules (`js/main.js`) are served, without a trailing slash.
     public var assetsPath: String
 
     public init(listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets") {
@@ -27,9 +27,9 @@ extension HTMLRenderer {
     /// A complete HTML document showing one page of a list, usable without JavaScript.
     ///
     /// The `<table>` carries `data-list`, `data-version` and `data-cursor`; it ends with the
-    /// pagination row while `context.nextHref` is set. The page links `list.css` and `list.js`
-    /// (deferred) from `context.assetsPath` and holds no inline script or style, so it works under
-    /// `Content-Security-Policy: default-src 'self'`.
+    /// pagination row while `context.nextHref` is set. The page links `list.css` and the client's
+    /// entry module `js/main.js` from `context.assetsPath` and holds no inline script or style,
+    /// so it works under `Content-Security-Policy: default-src 'self'`.
     public func page(_ doc: ListDocument, page: ListPage, context: PageContext) -> [UInt8] {
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
         let capacity = HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns) + 1024
@@ -61,8 +61,10 @@ extension HTMLRenderer {
 
 extension HTMLWriter {
     /// `<!doctype html>` through `<body><main>`: charset, viewport, title, icon, stylesheet, and
-    /// the deferred client script unless `script` is false. The icon is declared (`favicon.svg`
-    /// among the assets) so browsers never ask for a missing `/favicon.ico`.
+    /// the client's entry module (deferred, as module scripts are) and a `modulepreload` link for
+    /// each module it imports, unless `script` is false. The
+    /// icon is declared (`favicon.svg` among the assets) so browsers never ask for a missing
+    /// `/favicon.ico`.
     mutating func documentStart(title: String, assetsPath: String, script: Bool = true) {
         var assets = Substring(assetsPath)
         while assets.hasSuffix("/") { assets = assets.dropLast() }
@@ -83,12 +85,23 @@ extension HTMLWriter {
         escape(assetsPrefix)
         raw("/list.css\">\n")
         if script {
-            raw("<script src=\"")
+            raw("<script type=\"module\" src=\"")
             escape(assetsPrefix)
-            raw("/list.js\" defer></script>\n")
+            raw("/js/main.js\"></script>\n")
+            for module in HTMLWriter.clientModules {
+                raw("<link rel=\"modulepreload\" href=\"")
+                escape(assetsPrefix)
+                raw("/js/")
+                escape(module)
+                raw("\">\n")
+            }
         }
         raw("</head>\n<body>\n<main>\n")
     }
+
+    /// The modules `js/main.js` imports (Public/js/README.md), fetched at once with it rather than
+    /// after it; `Tests/browser/check_modules.py` keeps this list equal to the folder's.
+    static let clientModules = ["list-view.js", "rows.js", "pager.js", "live-stream.js", "json-patch.js", "config.js"]
 
     mutating func documentEnd() {
         raw("</main>\n</body>\n</html>\n")

@@ -22,7 +22,7 @@ import Testing
         #expect(html.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"))
         #expect(html.contains("<title>Numbered</title>"))
         #expect(html.contains("<link rel=\"stylesheet\" href=\"/assets/list.css\">"))
-        #expect(html.contains("<script src=\"/assets/list.js\" defer></script>"))
+        #expect(html.contains("<script type=\"module\" src=\"/assets/js/main.js\"></script>"))
         #expect(html.components(separatedBy: "<script").count == 2, "only the external script")
         #expect(!html.contains("style="))
         #expect(!html.contains("<style"))

@@ -37,9 +37,16 @@ struct RoutesTests {
     }
 
     @Test func assetsComeFromThePackagePublicFolder() throws {
-        let (response, _) = try get("/assets/list.js")
-        #expect(response.status == .ok)
-        #expect(response.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        // Every module of the static client (Public/js/) is served as JavaScript, as module scripts need.
+        let folder = try #require(PublicDirectory.packagePublic(above: URL(fileURLWithPath: #filePath)))
+        let modules = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("js").path)
+            .filter { $0.hasSuffix(".js") }
+        #expect(modules.contains("main.js"))
+        for module in modules {
+            let (response, _) = try get("/assets/js/\(module)")
+            #expect(response.status == .ok)
+            #expect(response.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        }
         #expect(try get("/assets/../Package.swift").0.status == .notFound)
     }
 
@@ -52,7 +59,7 @@ struct RoutesTests {
 
     @Test func publicFolderIsFoundFromAnywhereInThePackage() throws {
         let found = try #require(PublicDirectory.packagePublic(above: URL(fileURLWithPath: #filePath)))
-        #expect(FileManager.default.fileExists(atPath: found.appendingPathComponent("list.js").path))
+        #expect(FileManager.default.fileExists(atPath: found.appendingPathComponent("js/main.js").path))
         #expect(throws: PublicDirectoryError.self) { try PublicDirectory.locate(explicit: "/no/such/dir") }
     }
 

@@ -62,9 +62,11 @@ def main():
         names = dict.fromkeys(name for _, name in results)
         for name in names:
             print(f"{name:58} {results[('reduced motion', name)]:>13.2f}ms {results[('animated', name)]:>8.2f}ms")
-        size = (Path(__file__).resolve().parents[2] / "Public" / "list.js").read_bytes()
         import gzip
-        print(f"list.js: {len(size)} bytes, {len(gzip.compress(size, 9))} gzipped")
+        modules = sorted((Path(__file__).resolve().parents[2] / "Public" / "js").glob("*.js"))
+        sizes = [(len(m.read_bytes()), len(gzip.compress(m.read_bytes(), 9))) for m in modules]
+        print(f"Public/js/*.js ({len(modules)} modules): {sum(s for s, _ in sizes)} bytes, "
+              f"{sum(g for _, g in sizes)} gzipped one by one")
         print(json.dumps({f"{m}: {n}": round(t, 3) for (m, n), t in results.items()}))
     finally:
         browser.quit()

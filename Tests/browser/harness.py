@@ -1,4 +1,4 @@
-"""Browser test harness for Public/list.js: a fixture server, the real one, a headless Chromium, a runner.
+"""Browser test harness for the static client (Public/js/): a fixture server, the real one, a headless Chromium, a runner.
 
 The tests talk to the fixture server only through FixtureServer's methods (add_list, page_url,
 requests, fail_next, set_delay, wait_stream, Stream.send/drop, on_stream/on_more hooks).
@@ -145,7 +145,7 @@ class FixtureList:
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">'
             '<link rel="stylesheet" href="/assets/list.css">'
-            '<script src="/assets/list.js" defer></script></head><body><main>'
+            '<script type="module" src="/assets/js/main.js"></script></head><body><main>'
             f"<h1>{esc(self.title)}</h1>"
             f'<table class="list" data-list="{esc(self.id)}" data-version="{version}"{cursor}>'
             f"<caption>{esc(self.title)}</caption><thead>{self.head_html()}</thead>"

@@ -15,10 +15,17 @@ for test in Tests/browser/test_*.py; do
     passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
     failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
 done
+# The client's module graph: no cycles, imports only into lower layers (Public/js/README.md).
+echo "== Tests/browser/check_modules.py"
+if /usr/bin/python3 Tests/browser/check_modules.py; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); status=1
+fi
 # The client's JSDoc types, checked when TypeScript is installed (Debian: node-typescript).
 if command -v tsc >/dev/null 2>&1; then
-    echo "== tsc --checkJs --strict Public/list.js"
-    if tsc --noEmit --allowJs --checkJs --strict --target es2022 --lib es2022,dom,dom.iterable Public/list.js; then
+    echo "== tsc --checkJs --strict Public/js/*.js"
+    if tsc --noEmit --allowJs --checkJs --strict --target es2022 --module es2022 --lib es2022,dom,dom.iterable Public/js/*.js; then
         echo "ok   types"; passed=$((passed + 1))
     else
         echo "FAIL types"; failed=$((failed + 1)); status=1

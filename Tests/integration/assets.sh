@@ -56,7 +56,11 @@ check "encoded NUL is 400" eq "$STATUS" 400
 
 stop_server
 start_server
-http GET /assets/list.js
+http GET /assets/js/main.js
 check "default --public is the package's Public/" eq "$STATUS" 200
-check "default assets are JavaScript" eq "$(header content-type)" "text/javascript; charset=utf-8"
+for module in "$LIST_SERVER_ROOT"/Public/js/*.js; do  # module scripts need a JavaScript type
+    http GET "/assets/js/$(basename "$module")"
+    check "js/$(basename "$module") is JavaScript" eq "$STATUS $(header content-type)" "200 text/javascript; charset=utf-8"
+    check "js/$(basename "$module") is revalidated like every asset" eq "$(header cache-control)" "no-cache"
+done
 finish

@@ -26,7 +26,7 @@ check "the second origin is allowed too" eq "$STATUS $(header access-control-all
 # Answers of each kind carry the origin and expose the headers a client reads.
 expose_ok() { contains "$(header access-control-expose-headers)" "ETag" && contains "$(header access-control-expose-headers)" "Link" \
     && contains "$(header access-control-expose-headers)" "List-Cursor" && contains "$(header access-control-expose-headers)" "Location"; }
-for target in /lists/countries "/lists/numbers/rows?limit=2" /lists /openapi.json /assets/list.js /healthz /lists/nope; do
+for target in /lists/countries "/lists/numbers/rows?limit=2" /lists /openapi.json /assets/js/main.js /healthz /lists/nope; do
     http GET "$target" -H "Origin: $APP" -H 'Accept: application/json'
     check "GET $target: allows the origin" eq "$(header access-control-allow-origin)" "$APP"
     check "GET $target: exposes ETag, Link, List-Cursor, Location" expose_ok

@@ -48,7 +48,9 @@ kind document /lists/numbers -H 'Accept: application/json'
 kind rows "/lists/numbers/rows?limit=200"
 kind rows-html "/lists/numbers/rows?limit=200" -H 'Accept: text/html'
 kind openapi /openapi.json
-kind list.js /assets/list.js
+for module in "$LIST_SERVER_ROOT"/Public/js/*.js; do  # every module of the client, as list.js was
+    kind "js-$(basename "$module")" "/assets/js/$(basename "$module")"
+done
 kind list.css /assets/list.css
 kind index /
 kind lists /lists

@@ -154,7 +154,7 @@ def credential(name, keys):
 # (what, kind, method, path, body, content type, Accept, status when allowed, changes the lists)
 ENDPOINTS = [
     ("GET /healthz", "public", "GET", "/healthz", None, None, None, 200, False),
-    ("GET /assets/list.js", "public", "GET", "/assets/list.js", None, None, None, 200, False),
+    ("GET /assets/js/main.js", "public", "GET", "/assets/js/main.js", None, None, None, 200, False),
     ("GET /openapi.json", "public", "GET", "/openapi.json", None, None, None, 200, False),
     ("GET /", "index", "GET", "/", None, None, "text/html", 200, False),
     ("GET /lists", "index", "GET", "/lists", None, None, "application/json", 200, False),
@@ -179,7 +179,7 @@ ENDPOINTS = [
 
 
 # The OpenAPI operation of each endpoint, and the statuses the matrix saw it answer.
-OPERATION_OF = {"GET /healthz": "health", "GET /assets/list.js": "asset", "GET /openapi.json": "openapi", "GET /": "indexPage",
+OPERATION_OF = {"GET /healthz": "health", "GET /assets/js/main.js": "asset", "GET /openapi.json": "openapi", "GET /": "indexPage",
                 "GET /lists": "listLists", "GET /lists/alpha (JSON)": "getList", "GET /lists/alpha (page)": "getList",
                 "GET /lists/alpha/rows": "listRows", "GET /lists/alpha/events": "events",
                 "POST /lists/alpha/subscriptions/{sub}/more": "more", "PUT /lists/alpha": "putList",

@@ -59,7 +59,7 @@ def test_head(server):
         ("/", ()), ("/lists", ()), ("/lists", (("Accept", "text/html"),)),
         ("/lists/head", ()), ("/lists/head", (("Accept", "application/json"),)),
         ("/lists/head/rows?limit=5", ()), ("/lists/head/rows?limit=5", (("Accept", "text/html"),)),
-        ("/assets/list.js", ()), ("/healthz", ()), ("/metrics", ()), ("/openapi.json", ()),
+        ("/assets/js/main.js", ()), ("/healthz", ()), ("/metrics", ()), ("/openapi.json", ()),
         ("/lists/missing", ()), ("/nothing/here", ()), ("/lists/missing/events", ()),
     ]
     for path, headers in routes:

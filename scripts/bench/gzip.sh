@@ -38,12 +38,12 @@ fetch document.json /lists/numbers -H 'Accept: application/json'
 fetch rows.json "/lists/numbers/rows?limit=50"
 fetch rows.html "/lists/numbers/rows?limit=50" -H 'Accept: text/html'
 fetch openapi.json /openapi.json
-fetch list.js /assets/list.js
+fetch main.js /assets/js/main.js
 fetch list.css /assets/list.css
 echo
 echo "1. sizes (bytes on the wire)"
 printf '%-16s %10s %10s %8s\n' answer identity gzip saved
-for file in page.html document.json rows.json rows.html openapi.json list.js list.css; do
+for file in page.html document.json rows.json rows.html openapi.json main.js list.css; do
     plain=$(stat -c %s "$work/answers/$file")
     packed=$(stat -c %s "$work/$file.gz")
     printf '%-16s %10d %10d %7.1f%%\n' "$file" "$plain" "$packed" "$(echo "100 - 100 * $packed / $plain" | bc -l)"

@@ -93,7 +93,7 @@ struct AccessRoutesTests {
         #expect(try client.send(.get, "/metrics", headers: Self.bearer("ops")).status == 200)
         #expect(try client.get("/healthz").status == 200)
         #expect(try client.get("/openapi.json").status == 200)
-        #expect(try client.get("/assets/list.js").status == 200)
+        #expect(try client.get("/assets/js/main.js").status == 200)
     }
 
     @Test func aViewLinkPageCarriesItsKeyInItsNextLink() throws {

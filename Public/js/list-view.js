@@ -1,0 +1,197 @@
+// list-view.js: one enhanced table: owns the view document, deletion, user input and the
+// back/forward cache, and wires the parts together (the only module that knows them all).
+// Layer 3 (Public/js/README.md). Imports: rows.js (TableParts, Announcer, SectionToggles, Motion,
+// DomSync, copyRowHeights), pager.js, live-stream.js, json-patch.js (clone); config.js (types only).
+
+import { clone } from './json-patch.js';
+import { LiveStream } from './live-stream.js';
+import { Pager } from './pager.js';
+import { Announcer, DomSync, Motion, SectionToggles, TableParts, copyRowHeights } from './rows.js';
+
+/** @typedef {import('./rows.js').ViewDoc} ViewDoc */
+/** @typedef {import('./config.js').Config} Config */
+
+/**
+ * The view-link key of the page's own URL (`?key=…`, docs/ACCESS.md), or null. A browser
+ * cannot send a token with an EventSource, so a private list opened through a view link is
+ * read with this key on every request (pages, the stream, `more`).
+ * @returns {?string}
+ */
+function pageKey() {
+  try { return new URLSearchParams(location.search).get('key'); } catch (e) { return null; }
+}
+
+/** One enhanced table: owns the view document and deletion; wires the parts together. */
+export class ListView {
+  /**
+   * @param {HTMLTableElement} table
+   * @param {Config} config
+   */
+  constructor(table, config) {
+    this.table = table;
+    this.config = config;
+    this.id = table.dataset.list || '';
+    this.base = config.base + encodeURIComponent(this.id);
+    this.key = pageKey();
+    this.deleted = false;
+    this.parts = new TableParts(table);
+    this.toggles = new SectionToggles(this.parts);
+    this.motion = new Motion(this.parts, config);
+    this.dom = new DomSync(this.parts, this.toggles, this.motion);
+    /** The view document the DOM shows (docs/LIVE.md); patches apply to it. */
+    this.doc = this.dom.readDocument();
+    this.announcer = new Announcer(table);
+    // The pager and the stream never import each other: each reaches the other through
+    // these callbacks (read when called, so the order they are made in does not matter).
+    /** @type {LiveStream} */
+    this.live = new LiveStream(this.parts, config, {
+      base: this.base,
+      withKey: (url) => this.withKey(url),
+      deleted: () => this.deleted,
+      doc: () => this.doc,
+      until: () => (this.pager.cursor && !this.pager.windowByCount ? this.pager.cursor : null),
+      onDocument: (doc, version, isReset) => this.update(doc, version, isReset),
+      onCurrent: () => this.pager.resumeLoad(),
+      onRestart: () => this.pager.streamRestarted(),
+      onLost: () => this.pager.streamLost(),
+      onDeleted: () => this.onDeleted(),
+    });
+    const live = this.live;
+    /** @type {Pager} */
+    this.pager = new Pager(this, {
+      base: this.base,
+      withKey: (url) => this.withKey(url),
+      deleted: () => this.deleted,
+      doc: () => this.doc,
+      subscription: () => live.subscription,
+      streamOpen: () => live.isOpen(),
+      streamConnecting: () => live.isConnecting(),
+      restartStream: (resume) => live.restart(resume),
+      restartStreamIfOpen: () => live.restartIfOpen(),
+      forgetSubscription: () => { live.subscription = null; },
+      grewOutside: () => live.grewOutside(),
+    });
+    this.parts.sectionBodies().forEach((tb) => this.toggles.apply(tb));
+    table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
+    table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
+    copyRowHeights(table);
+    table.addEventListener('click', (e) => this.onClick(e));
+    this.pager.observe();
+    if (config.live && typeof EventSource === 'function') this.live.connect(true);
+  }
+
+  /**
+   * `url` (which has a query) with the page's view-link key, if it has one.
+   * @param {string} url
+   */
+  withKey(url) {
+    return this.key === null ? url : `${url}&key=${encodeURIComponent(this.key)}`;
+  }
+
+  /** The stream's subscription id, or null. */
+  get subscription() {
+    return this.live.subscription;
+  }
+
+  loadMore() {
+    this.pager.loadMore();
+  }
+
+  /**
+   * Collapses or expands a section (flips it when `collapsed` is omitted).
+   * @param {string} key
+   * @param {boolean=} collapsed
+   */
+  toggleSection(key, collapsed) {
+    this.toggles.toggle(key, collapsed);
+  }
+
+  /**
+   * @param {boolean} resume
+   */
+  connect(resume) {
+    this.live.connect(resume);
+  }
+
+  disconnect() {
+    this.live.disconnect();
+  }
+
+  /**
+   * @param {MouseEvent} e
+   */
+  onClick(e) {
+    const target = /** @type {Element} */ (e.target);
+    const toggle = target.closest('tr.section-header button[aria-expanded]');
+    if (toggle && this.table.contains(toggle)) {
+      const tbody = /** @type {HTMLTableSectionElement} */ (toggle.closest('tbody'));
+      this.toggles.toggle(tbody.dataset.section || '');
+      return;
+    }
+    const paging = target.closest('tbody.pagination a[rel~="next"], tbody.pagination button');
+    if (paging && this.table.contains(paging)) {
+      e.preventDefault();
+      this.pager.loadMore();
+    }
+  }
+
+  /**
+   * Takes a new view document at `version` and brings the DOM in line. Its `until` is taken
+   * from a reset, or when a patch changed it (a server without `until` leaves the page's).
+   * @param {ViewDoc} doc
+   * @param {string} version
+   * @param {boolean} [isReset]
+   */
+  update(doc, version, isReset = false) {
+    const { live, pager } = this;
+    live.delivered();
+    const previous = this.doc;
+    this.doc = doc;
+    if (typeof doc.until === 'string' && (isReset || doc.until !== previous.until)) pager.setCursor(doc.until);
+    if (version) { live.lastId = version; this.table.dataset.version = version; }
+    let stats;
+    try {
+      stats = this.motion.mutate(() => this.dom.sync(doc, pager.loading));
+    } catch (err) {
+      live.restart(false);
+      return;
+    }
+    const more = pager.moreRowsIn(doc);
+    if (more) this.announcer.moreLoaded(more);
+    else this.announcer.changed(stats.added, stats.removed);
+    this.parts.dispatch('list:updated', { version: live.lastId, added: stats.added, removed: stats.removed });
+    pager.checkMore(doc);
+    pager.syncPagination(doc);
+  }
+
+  onDeleted() {
+    this.live.disconnect();
+    this.deleted = true;
+    this.pager.stop();
+    this.table.removeAttribute('aria-busy');
+    this.announcer.say('This list was deleted.');
+    this.parts.dispatch('list:deleted', null);
+  }
+
+  // -- back/forward cache --------------------------------------------------------------------
+
+  suspend() {
+    this.pager.observer.disconnect();
+    this.live.suspend();
+  }
+
+  resume() {
+    this.live.resume();
+    this.pager.observe();
+  }
+
+  /** A snapshot for tests and debugging. */
+  get state() {
+    return {
+      version: this.live.lastId, subscription: this.live.subscription, cursor: this.pager.cursor,
+      connected: this.live.isOpen(),
+      loading: this.pager.loading, more: !!this.parts.paginationBody(), settled: this.motion.busy === 0,
+      doc: clone(this.doc),
+    };
+  }
+}
