@@ -19,13 +19,22 @@ struct ListServerCommand: ParsableCommand {
         and view-link keys never do. \
         Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \
         The API is described in docs/API.md and served as OpenAPI 3.1 at /openapi.json.
-        """
+
+        Examples:
+          list-server --demo                          demo lists in list-server.sqlite, on 127.0.0.1:8080
+          list-server --db :memory: --port 0          nothing kept; a free port (the ready line names it)
+          list-server --host 0.0.0.0 --tokens tokens.txt --private
+                                                      reachable from other machines; reads and writes need tokens
+          list-server --db postgresql://lists@db/lists --instance a
+                                                      one of several instances sharing PostgreSQL
+        """,
+        version: ListServerVersion.current
     )
 
     @Option(help: "Address to bind (an IPv4/IPv6 literal or a host name).")
     var host = ServerDefaults.host
 
-    @Option(help: "Port to listen on; 0 picks a free one (the ready line names it).")
+    @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free one (the ready line names it).")
     var port = ServerDefaults.port
 
     @Option(help: ArgumentHelp(
@@ -71,19 +80,19 @@ struct ListServerCommand: ParsableCommand {
     @Flag(help: "Load demo lists on start when the store is empty.")
     var demo = false
 
-    @Option(help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
     var maxBody = ServerDefaults.maxBodyBytes
 
-    @Option(help: ArgumentHelp("Most lists the server holds; creating more gets 507.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most lists the server holds; creating more gets 507.", valueName: "count"))
     var maxLists = ServerDefaults.maxLists
 
-    @Option(help: ArgumentHelp("Most rows one list holds; writes past it get 422.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most rows one list holds; writes past it get 422.", valueName: "count"))
     var maxRows = ServerDefaults.maxRows
 
-    @Option(help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
     var maxSubscribers = ServerDefaults.maxSubscribers
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Seconds a live subscriber may stay too far behind (more than 1 MiB unsent) before it is disconnected.",
         valueName: "seconds"))
     var staleTimeout = ServerDefaults.staleTimeoutSeconds
@@ -93,30 +102,30 @@ struct ListServerCommand: ParsableCommand {
         valueName: "name"))
     var instance: String?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Seconds a request head may take from its first byte (a new connection's first one: from connecting); slower clients are disconnected. 0: no limit.",
         valueName: "seconds"))
     var headerTimeout = ServerDefaults.headerTimeoutSeconds
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Seconds a request body gets before --body-min-rate applies: it must arrive within this plus one second per --body-min-rate bytes.",
         valueName: "seconds"))
     var bodyTimeout = ServerDefaults.bodyTimeoutSeconds
 
-    @Option(help: ArgumentHelp("Bytes per second a request body must average after --body-timeout; slower clients are disconnected. 0: no limit.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bytes per second a request body must average after --body-timeout; slower clients are disconnected. 0: no limit.",
                                valueName: "bytes"))
     var bodyMinRate = ServerDefaults.bodyMinimumRate
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Most connections open at once from one client address; more are closed as they arrive. 0: no cap. Default: \(ServerDefaults.maxConnectionsPerAddress), or no cap when bound to loopback (behind a proxy, every client has the proxy's address: use 0).",
         valueName: "count"))
     var maxConnectionsPerAddress: Int?
 
-    @Option(help: ArgumentHelp("Most connections open at once (streams included); more are closed as they arrive. At most the open-file limit.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most connections open at once (streams included); more are closed as they arrive. At most the open-file limit.",
                                valueName: "count"))
     var maxConnections = ServerDefaults.maxConnections
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Bytes kept in reserve beside the SQLite file (<db>-reserve) so that lists can still be deleted on a full disk; 0: none.",
         valueName: "bytes"))
     var diskReserve = ServerDefaults.diskReserve

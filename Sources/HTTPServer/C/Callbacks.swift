@@ -81,12 +81,13 @@ func headerIteratorCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKi
 /// libmicrohttpd's own messages (malformed requests, refused connections), one log line each.
 /// A client closing a stream or keep-alive connection (so that a send fails) is routine and not
 /// logged, nor is the "application error" with which every chunked stream leaves libmicrohttpd
-/// (`ResponseStream.detach`; a stream that cannot detach logs why itself).
+/// (`ResponseStream.detach`; a stream that cannot detach logs why itself), nor a failed bind,
+/// which `HTTPServer.start` throws as a `BindFailure` with the system's reason.
 func mhdLogCallback(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
     guard let message else { return }
     let text = String(cString: message)
     if text.hasPrefix("Failed to send") || text.contains("closed by remote peer") || text.contains("Connection reset")
-        || text.contains("application error generating response") {
+        || text.contains("application error generating response") || text.hasPrefix("Failed to bind") {
         return
     }
     Log.warning("libmicrohttpd: \(text)")

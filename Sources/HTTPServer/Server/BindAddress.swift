@@ -61,3 +61,32 @@ public struct BindAddressError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
+
+extension BindAddress {
+    /// Why this address cannot be bound now, as the system says it ("Address already in use",
+    /// "Permission denied"), or nil when a socket binds to it. Asked after libmicrohttpd failed
+    /// to start, whose own message does not reach the caller.
+    ///
+    /// The corresponding C functions are `socket`, `setsockopt` (`SO_REUSEADDR`, as
+    /// libmicrohttpd sets it), `bind` and `strerror`.
+    func bindFailure() -> String? {
+        let family = isIPv6 ? AF_INET6 : AF_INET
+        let probe = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(probe) }
+        var on: Int32 = 1
+        setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        let result = storage.withUnsafeBytes { bytes in
+            bind(probe, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        return result == 0 ? nil : String(cString: strerror(errno))
+    }
+}
+
+/// The server could not listen on its address.
+public struct BindFailure: Error, CustomStringConvertible {
+    public let url: String
+    /// The system's reason, e.g. "Address already in use".
+    public let reason: String
+    public var description: String { "cannot listen on \(url): \(reason)" }
+}

@@ -57,7 +57,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds and starts serving on background threads.
-    /// - Throws: `MHDError` when the address cannot be bound (port in use, no permission).
+    /// - Throws: `BindFailure` when the address cannot be bound (port in use, no permission),
+    ///   with the system's reason; `MHDError` when libmicrohttpd fails otherwise.
     public func start() throws {
         let connectionLimit = min(configuration.connectionLimit, Self.fileDescriptorLimit() - 64)
         let framingGuard = try FramingGuard(configuration: configuration, connectionsPerAddress: connectionsPerAddress,
@@ -80,6 +81,7 @@ public final class HTTPServer: Sendable {
         } catch {
             unmanagedSelf.release()
             streamSockets.withLock { $0 = nil }
+            if let reason = address.bindFailure() { throw BindFailure(url: address.url(port: address.port), reason: reason) }
             throw error
         }
         streams.startHeartbeats(interval: configuration.heartbeatInterval)

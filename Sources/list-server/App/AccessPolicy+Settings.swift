@@ -8,20 +8,22 @@ extension AccessPolicy {
     /// The name of the store setting that holds the generated view-link secret.
     static let secretSettingName = "view-link-secret"
 
-    /// Builds the access rules `settings` ask for: loads `--tokens`, and takes the view-link
+    /// Loads `--tokens` (before anything else is opened, so a bad file is reported first).
+    /// - Throws: `ExitCode(2)` after logging why, for a tokens file that cannot be used.
+    static func loadTokens(settings: Settings) throws -> [TokenFile.Entry] {
+        guard let path = settings.tokensFile else { return [] }
+        do {
+            return try TokenFile.load(path: path)
+        } catch {
+            Log.error("refusing to start: tokens file \(path): \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Builds the access rules `settings` ask for from the loaded `entries`, taking the view-link
     /// secret from `--secret`/`LIST_SERVER_SECRET`, else from the store (made once, 32 random
     /// bytes, so every instance sharing the store signs alike).
-    /// - Throws: `ExitCode(2)` after logging why, for a tokens file that cannot be used.
-    static func starting(settings: Settings, store: any Store) throws -> AccessPolicy {
-        var entries: [TokenFile.Entry] = []
-        if let path = settings.tokensFile {
-            do {
-                entries = try TokenFile.load(path: path)
-            } catch {
-                Log.error("refusing to start: tokens file \(path): \(error)")
-                throw ExitCode(2)
-            }
-        }
+    static func starting(settings: Settings, tokens entries: [TokenFile.Entry], store: any Store) throws -> AccessPolicy {
         let secret: [UInt8]
         if let given = settings.secret {
             secret = Array(given.utf8)

@@ -17,9 +17,10 @@ struct App {
             Log.error("refusing to start: \(refusal)")
             throw ExitCode(2)
         }
+        let tokens = try AccessPolicy.loadTokens(settings: settings)
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
         let (store, registry, hub, follower) = try openLists()
-        let policy = try AccessPolicy.starting(settings: settings, store: store)
+        let policy = try AccessPolicy.starting(settings: settings, tokens: tokens, store: store)
         let context = ServerContext(assets: try StaticFiles(directory: publicDirectory), registry: registry, hub: hub,
                                     authorization: Authorization(policy: policy), maxRows: settings.maxRows)
         Log.info("static files: \(context.assets.root)")
@@ -32,8 +33,14 @@ struct App {
                                     metrics: context.metrics)
         do {
             try server.start()
+        } catch let failure as BindFailure {
+            let hint = failure.reason.contains("in use")
+                ? "another program holds that port: pick another with --port, or --port 0 for a free one"
+                : failure.reason.contains("ermission") ? "ports below 1024 need privileges: use --port 8080 or above" : "check --host"
+            Log.error("\(failure) (\(hint))")
+            throw ExitCode(1)
         } catch {
-            Log.error("cannot listen on \(address.url(port: address.port)): \(error) (is the port in use?)")
+            Log.error("cannot listen on \(address.url(port: address.port)): \(error)")
             throw ExitCode(1)
         }
         hub.startSweeper()
@@ -65,7 +72,8 @@ struct App {
             store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve)
             registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
         } catch {
-            Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(error)")
+            let reason = SQLiteFileProblem.explain(settings.databasePath).map { "\($0); " } ?? ""
+            Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(reason)\(error)")
             throw ExitCode(1)
         }
         // A store shared with other instances is compared with the cache every second, so a
