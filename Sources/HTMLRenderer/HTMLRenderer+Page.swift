@@ -13,13 +13,18 @@ public struct PageContext: Sendable, Equatable {
     public var cursor: String?
     /// Where `list.css` and the client's modules (`js/main.js`) are served, without a trailing slash.
     public var assetsPath: String
+    /// Whether the page links the index of lists ("All lists"): not for a page opened with a view
+    /// link, whose reader may not see the index.
+    public var linksIndex: Bool
 
-    public init(listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets") {
+    public init(listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets",
+                linksIndex: Bool = true) {
         self.listID = listID
         self.version = version
         self.nextHref = nextHref
         self.cursor = cursor
         self.assetsPath = assetsPath
+        self.linksIndex = linksIndex
     }
 }
 
@@ -35,7 +40,7 @@ extension HTMLRenderer {
         let capacity = HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns) + 1024
         return HTMLWriter.render(capacity: capacity) { out in
             out.documentStart(title: doc.title, assetsPath: context.assetsPath)
-            out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n")
+            if context.linksIndex { out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n") }
             out.table(
                 doc, parts: page.parts,
                 attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),

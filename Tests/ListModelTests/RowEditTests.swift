@@ -36,7 +36,7 @@ import ListModel
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == .notFound)
-            #expect(error.message == "no section with key \"zz\"")
+            #expect(error.message == "There is no section with key \"zz\".")
         }
         do {
             try doc.insertRows([Row(key: "n")], inSection: "b", at: .after("1"))

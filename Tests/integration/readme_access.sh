@@ -14,7 +14,8 @@ read -r -a flags <<<"$(sed 's/^scripts\/run //' "$TEST_TMP/cmd-2")"
 start_server "${flags[@]}"
 
 normalised() {
-    sed -e 's/key=[A-Za-z0-9._-]*/key=(key)/g' -e 's/"expires":"[^"]*"/"expires":"(time)"/g' "$1"
+    sed -e 's/key=[A-Za-z0-9._-]*/key=(key)/g' -e 's/"expires":"[^"]*"/"expires":"(time)"/g' \
+        -e "s|$BASE_URL|http://127.0.0.1:8080|g" "$1"
 }
 
 commands=$(ls "$TEST_TMP"/cmd-* | wc -l)
@@ -29,8 +30,8 @@ done
 
 # The view link the README made opens the private list, and its shape is the one shown.
 link=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$TEST_TMP/actual-$commands")
-check "the README's view link has the documented shape" eval '[[ "$link" =~ ^/lists/groceries\?key=[0-9]+\.[A-Za-z0-9_-]{43}$ ]]'
-http GET "$link"
+check "the README's view link has the documented shape" eval '[[ "$link" =~ ^$BASE_URL/lists/groceries\?key=[0-9]+\.[A-Za-z0-9_-]{43}$ ]]'
+http GET "${link#"$BASE_URL"}"
 check "and opens the private list" eq "$STATUS" 200
 http GET /lists/groceries
 check "which without the key is 401" eq "$STATUS" 401

@@ -23,6 +23,11 @@ public struct Router: Sendable {
 
     private var routes: [Route] = []
 
+    /// Another form of an error's answer for requests that want one (a browser navigating gets
+    /// an HTML page instead of problem+json); nil, or a nil answer, keeps the problem+json.
+    /// It gets the request and the error's problem+json answer, whose status and headers it keeps.
+    public var errorPage: (@Sendable (Request, any HTTPResponseError) -> Response?)?
+
     public init() {}
 
     /// Adds a route for `method` and `pattern` (see the type's documentation for patterns).
@@ -50,7 +55,7 @@ public struct Router: Sendable {
             } else if let message = error.logMessage {
                 Log.warning(message)
             }
-            return error.response
+            return errorPage?(request, error) ?? error.response
         } catch {
             onInternalError(request, error)
             return HTTPError.internalFailure.response

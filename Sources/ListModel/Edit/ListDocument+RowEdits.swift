@@ -40,7 +40,7 @@ extension ListDocument {
     /// `.before`/`.after` must be in that section.
     public mutating func insertRows(_ newRows: [Row], inSection sectionKey: String, at position: RowInsertPosition = .end) throws(ListEditError) {
         guard let sectionIndex = sections.firstIndex(where: { $0.key == sectionKey }) else {
-            throw .notFound("no section with key \"\(sectionKey)\"")
+            throw .notFound("There is no section with key \(quotedKey(sectionKey)).")
         }
         var seen = Set<String>()
         for row in newRows {
@@ -56,7 +56,7 @@ extension ListDocument {
             index = rows.count
         case .before(let anchor), .after(let anchor):
             guard let anchorIndex = rows.firstIndex(where: { $0.key == anchor }) else {
-                throw .notFound("no row with key \"\(anchor)\" in section \"\(sectionKey)\"")
+                throw .notFound("There is no row with key \(quotedKey(anchor)) in section \(quotedKey(sectionKey)).")
             }
             if case .after = position { index = anchorIndex + 1 } else { index = anchorIndex }
         }
@@ -65,14 +65,14 @@ extension ListDocument {
 
     /// Replaces the row with `row.key` in place, keeping its section and position.
     public mutating func replaceRow(_ row: Row) throws(ListEditError) {
-        guard let (section, index) = location(ofRow: row.key) else { throw .notFound("no row with key \"\(row.key)\"") }
+        guard let (section, index) = location(ofRow: row.key) else { throw .notFound("There is no row with key \(quotedKey(row.key)).") }
         sections[section].rows[index] = row
     }
 
     /// Removes the row with this key and returns it.
     @discardableResult
     public mutating func removeRow(key: String) throws(ListEditError) -> Row {
-        guard let (section, index) = location(ofRow: key) else { throw .notFound("no row with key \"\(key)\"") }
+        guard let (section, index) = location(ofRow: key) else { throw .notFound("There is no row with key \(quotedKey(key)).") }
         return sections[section].rows.remove(at: index)
     }
 }

@@ -21,7 +21,7 @@ extension IndexedList {
     /// The patch is the one the keyed diff writes for a changed row: the changed cells, `href`
     /// and `style`, or one `replace` of the row when smaller; empty when nothing changed.
     public func replacingRow(_ row: Row) throws(ListEditError) -> IndexedRowEdit {
-        guard let position = position(ofRow: row.key) else { throw .notFound("no row with key \"\(row.key)\"") }
+        guard let position = position(ofRow: row.key) else { throw .notFound("There is no row with key \(quotedKey(row.key)).") }
         let (section, index) = location(ofPosition: position)
         var newDocument = document
         let old = newDocument.sections[section].rows[index]
@@ -37,7 +37,7 @@ extension IndexedList {
 
     /// Removes the row with this key; the other rows keep their order keys.
     public func removingRow(key: String) throws(ListEditError) -> IndexedRowEdit {
-        guard let position = position(ofRow: key) else { throw .notFound("no row with key \"\(key)\"") }
+        guard let position = position(ofRow: key) else { throw .notFound("There is no row with key \(quotedKey(key)).") }
         let (section, index) = location(ofPosition: position)
         var newDocument = document
         newDocument.sections[section].rows.remove(at: index)
@@ -61,7 +61,7 @@ extension IndexedList {
 
     func insertingRows(_ newRows: [Row], inSection target: String, at insertion: RowInsertPosition,
                        maxKeyLength: Int) throws(ListEditError) -> IndexedRowEdit {
-        guard let section = sectionIndexes[target] else { throw .notFound("no section with key \"\(target)\"") }
+        guard let section = sectionIndexes[target] else { throw .notFound("There is no section with key \(quotedKey(target)).") }
         var seen = Set<String>()
         for row in newRows {
             guard seen.insert(row.key).inserted else { throw .invalid("row key \"\(row.key)\" appears twice in the request") }
@@ -76,7 +76,7 @@ extension IndexedList {
         case .before(let anchor), .after(let anchor):
             guard let anchorPosition = self.position(ofRow: anchor),
                   location(ofPosition: anchorPosition).section == section else {
-                throw .notFound("no row with key \"\(anchor)\" in section \"\(target)\"")
+                throw .notFound("There is no row with key \(quotedKey(anchor)) in section \(quotedKey(target)).")
             }
             let anchorIndex = anchorPosition - sectionStarts[section]
             if case .after = insertion { index = anchorIndex + 1 } else { index = anchorIndex }

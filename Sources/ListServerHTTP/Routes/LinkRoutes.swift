@@ -10,7 +10,8 @@ package enum LinkRoutes {
         router.post("/lists/{id}/links") { request in try create(request, context) }
     }
 
-    /// 201 `{"url": "/lists/{id}?key=…", "expires": "<RFC 3339>"}`, also in `Location`.
+    /// 201 `{"url": "http://HOST/lists/{id}?key=…", "expires": "<RFC 3339>"}`, also in `Location`:
+    /// an absolute URL, ready to send, on the host (and scheme) the request came to.
     /// - Throws: 401/403 as for any write, 400 for a bad id or `expires`, 404 for an unknown list.
     package static func create(_ request: Request, _ context: ServerContext) throws -> Response {
         let rights = try context.authorization.writer(request)
@@ -19,7 +20,8 @@ package enum LinkRoutes {
         let lifetime = try lifetime(request)
         _ = try context.registry.existing(id: id)
         let expiry = Int(Date().timeIntervalSince1970) + lifetime
-        let url = "/lists/\(id)?key=\(context.authorization.policy.viewLinks.key(for: id, expiry: expiry))"
+        let path = "/lists/\(id)?key=\(context.authorization.policy.viewLinks.key(for: id, expiry: expiry))"
+        let url = origin(of: request).map { $0 + path } ?? path
         let body: JSONValue = .object(JSONObject([
             ("url", .string(url)),
             ("expires", .string(Date(timeIntervalSince1970: TimeInterval(expiry)).formatted(.iso8601))),
@@ -28,6 +30,20 @@ package enum LinkRoutes {
         response.headers["Location"] = url
         response.headers["Cache-Control"] = "no-store"
         return response
+    }
+
+    /// `scheme://host` the request was sent to: its `Host`, and `https` when a proxy in front says
+    /// so (`X-Forwarded-Proto: https`, or `Forwarded: proto=https`); nil without a usable `Host`.
+    /// The link goes back to the same client, so a forged header fools only its sender.
+    static func origin(of request: Request) -> String? {
+        guard let host = request.headers["Host"], !host.isEmpty,
+              host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\")
+                  && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") && $0 != UInt8(ascii: "@") })
+        else { return nil }
+        let forwardedProto = request.headers["X-Forwarded-Proto"]?.lowercased()
+        let forwarded = request.headers["Forwarded"]?.lowercased() ?? ""
+        let secure = forwardedProto == "https" || forwarded.contains("proto=https")
+        return (secure ? "https://" : "http://") + host
     }
 
     /// `expires`: whole seconds from 1 to a year; a week when absent.

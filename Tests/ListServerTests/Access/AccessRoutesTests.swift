@@ -76,6 +76,39 @@ struct AccessRoutesTests {
         #expect(try client.send(.delete, "/lists/other?key=\(key)").status == 401)
     }
 
+    /// A browser's navigation to an error gets a page that says what happened; API clients keep
+    /// problem+json (issue 26).
+    @Test func browsersNavigatingToAnErrorGetAnHTMLPage() throws {
+        let client = try Self.client(private: true)
+        let navigate: HTTPHeaders = ["Sec-Fetch-Mode": "navigate", "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"]
+
+        let privateIndex = try client.send(.get, "/", headers: navigate)
+        #expect(privateIndex.status == 401)
+        #expect(privateIndex.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(privateIndex.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "the challenge stays")
+        #expect(privateIndex.body.contains("The lists on this server are private"))
+        #expect(!privateIndex.body.contains("href=\"/\""), "no link to an index that refuses them too")
+
+        var navigateAsReader = navigate
+        navigateAsReader["Authorization"] = "Bearer reader"
+        let missing = try client.send(.get, "/lists/team-nope", headers: navigateAsReader)
+        #expect(missing.status == 404)
+        #expect(missing.body.contains("There is no list &quot;team-nope&quot;.") && missing.body.contains(">All lists</a>"))
+        #expect(missing.header("Content-Security-Policy") != nil)
+
+        // The same errors for an API client, and for the page's own fetches: problem+json.
+        #expect(try client.get("/").header("Content-Type") == "application/problem+json")
+        let fetch = try client.send(.get, "/lists/team-nope/rows",
+                                    headers: ["Accept": "text/html", "Sec-Fetch-Mode": "cors", "Authorization": "Bearer reader"])
+        #expect(fetch.status == 404 && fetch.header("Content-Type") == "application/problem+json")
+        #expect(try client.send(.delete, "/lists/team-a", headers: navigate).header("Content-Type") == "application/problem+json")
+
+        // A page opened with a view link does not lead its reader to the index they cannot open.
+        let key = ViewLinks(secret: Self.secret).key(for: "other", expiry: Int(Date().timeIntervalSince1970) + 60)
+        #expect(!(try client.send(.get, "/lists/other?key=\(key)").body.contains(">All lists</a>")))
+        #expect(try client.send(.get, "/lists/team-a", headers: Self.bearer("reader")).body.contains(">All lists</a>"))
+    }
+
     @Test func privateIndexesShowOnlyReadableLists() throws {
         let client = try Self.client(private: true)
         #expect(try client.get("/lists").status == 401)
