@@ -1,0 +1,83 @@
+// Which rows a query keeps: `q` and the filters, compiled once per view.
+
+/// A validated query prepared for testing rows: folded texts, primary forms and numbers
+/// computed once.
+struct RowMatcher {
+    private enum Test {
+        case number(op: ListQuery.FilterOperator, value: Double)
+        case primary(op: ListQuery.FilterOperator, value: [UInt8])
+        case text(op: ListQuery.FilterOperator, folded: [UInt8])
+        case presence(empty: Bool)
+    }
+
+    private let columnKeys: [String]
+    /// One test per filter, with the index of its column in the document's columns.
+    private let tests: [(column: Int, test: Test)]
+    private let search: [UInt8]?
+
+    /// - Precondition: `query` was validated for `columns` (`ListQuery.validated(for:)`).
+    init(_ query: ListQuery, columns: [Column]) {
+        columnKeys = columns.map(\.key)
+        search = query.search.map { CaseFolding.foldedUTF8($0.utf8) }
+        tests = query.filters.map { filter in
+            let column = columns.firstIndex { $0.key == filter.column }!
+            let value = filter.value ?? ""
+            let test: Test
+            switch filter.op {
+            case .empty, .nonempty: test = .presence(empty: filter.op == .empty)
+            case .contains, .prefix: test = .text(op: filter.op, folded: CaseFolding.foldedUTF8(value.utf8))
+            default:
+                test = columns[column].kind == .number
+                    ? .number(op: filter.op, value: Double(value)!)
+                    : .primary(op: filter.op, value: SortValue.primary(of: value.utf8))
+            }
+            return (column, test)
+        }
+    }
+
+    /// Whether the query keeps every row.
+    var keepsAll: Bool { search == nil && tests.isEmpty }
+
+    /// Whether `row` satisfies every filter and, with `q`, shows it in one of its cells.
+    func matches(_ row: Row) -> Bool {
+        for (column, test) in tests where !Self.satisfies(row.cells[columnKeys[column]], test) { return false }
+        guard let search else { return true }
+        // A cell of a column the list does not declare does not show.
+        for (key, value) in row.cells where columnKeys.contains(key) {
+            if containsBytes(CaseFolding.foldedUTF8(value.shownText.utf8), search) { return true }
+        }
+        return false
+    }
+
+    private static func satisfies(_ cell: CellValue?, _ test: Test) -> Bool {
+        let shown = cell?.shownText ?? ""
+        let isEmpty = shown.isEmpty
+        if case .presence(let empty) = test { return isEmpty == empty }
+        guard !isEmpty, let cell else { return false }
+        switch test {
+        case .presence: return false
+        case .number(let op, let value):
+            guard case .number(let number) = cell else { return false }
+            return compare(number < value ? -1 : (number > value ? 1 : 0), op)
+        case .primary(let op, let value):
+            return compare(compareBytes(SortValue.primary(of: shown.utf8), value), op)
+        case .text(let op, let folded):
+            let text = CaseFolding.foldedUTF8(shown.utf8)
+            return op == .prefix ? text.starts(with: folded) : containsBytes(text, folded)
+        }
+    }
+
+    /// Whether an ordering `order` (-1, 0, 1 as the cell sorts before, with or after the value)
+    /// satisfies `op`.
+    private static func compare(_ order: Int, _ op: ListQuery.FilterOperator) -> Bool {
+        switch op {
+        case .eq: return order == 0
+        case .ne: return order != 0
+        case .lt: return order < 0
+        case .le: return order <= 0
+        case .gt: return order > 0
+        case .ge: return order >= 0
+        default: return false
+        }
+    }
+}
