@@ -1,4 +1,5 @@
-// Which rows a query keeps: `q` and the filters, compiled once per view.
+// Which rows a query keeps: `q` and the filters, compiled once per view, tested on the cells
+// in place (`RowCells.withPackedCells`).
 
 /// A validated query prepared for testing rows: folded texts, primary forms and numbers
 /// computed once.
@@ -10,14 +11,15 @@ struct RowMatcher {
         case presence(empty: Bool)
     }
 
-    private let columnKeys: [String]
-    /// One test per filter, with the index of its column in the document's columns.
+    /// The document's columns: a cell shows only under a declared column.
+    private let columns: [Column]
+    /// One test per filter, with the index of its column in `columns`.
     private let tests: [(column: Int, test: Test)]
     private let search: [UInt8]?
 
     /// - Precondition: `query` was validated for `columns` (`ListQuery.validated(for:)`).
     init(_ query: ListQuery, columns: [Column]) {
-        columnKeys = columns.map(\.key)
+        self.columns = columns
         search = query.search.map { CaseFolding.foldedUTF8($0.utf8) }
         tests = query.filters.map { filter in
             let column = columns.firstIndex { $0.key == filter.column }!
@@ -40,18 +42,23 @@ struct RowMatcher {
 
     /// Whether `row` satisfies every filter and, with `q`, shows it in one of its cells.
     func matches(_ row: Row) -> Bool {
-        for (column, test) in tests where !Self.satisfies(row.cells[columnKeys[column]], test) { return false }
-        guard let search else { return true }
-        // A cell of a column the list does not declare does not show.
-        for (key, value) in row.cells where columnKeys.contains(key) {
-            if containsBytes(CaseFolding.foldedUTF8(value.shownText.utf8), search) { return true }
+        row.cells.withPackedCells { cells in
+            for (column, test) in tests {
+                let index = cells.index(of: columns[column].packedKey, hint: column)
+                guard Self.satisfies(index.map { cells[$0].value }, test) else { return false }
+            }
+            guard let search else { return true }
+            for (position, column) in columns.enumerated() {
+                guard let index = cells.index(of: column.packedKey, hint: position) else { continue }
+                let found = withShownText(cells[index].value) { containsBytes(CaseFolding.foldedUTF8($0), search) }
+                if found { return true }
+            }
+            return false
         }
-        return false
     }
 
-    private static func satisfies(_ cell: CellValue?, _ test: Test) -> Bool {
-        let shown = cell?.shownText ?? ""
-        let isEmpty = shown.isEmpty
+    private static func satisfies(_ cell: PackedValue?, _ test: Test) -> Bool {
+        let isEmpty = cell.map { withShownText($0) { $0.isEmpty } } ?? true
         if case .presence(let empty) = test { return isEmpty == empty }
         guard !isEmpty, let cell else { return false }
         switch test {
@@ -60,9 +67,9 @@ struct RowMatcher {
             guard case .number(let number) = cell else { return false }
             return compare(number < value ? -1 : (number > value ? 1 : 0), op)
         case .primary(let op, let value):
-            return compare(compareBytes(SortValue.primary(of: shown.utf8), value), op)
+            return withShownText(cell) { compare(compareBytes(SortValue.primary(of: $0), value), op) }
         case .text(let op, let folded):
-            let text = CaseFolding.foldedUTF8(shown.utf8)
+            let text = withShownText(cell) { CaseFolding.foldedUTF8($0) }
             return op == .prefix ? text.starts(with: folded) : containsBytes(text, folded)
         }
     }
@@ -79,5 +86,16 @@ struct RowMatcher {
         case .ge: return order >= 0
         default: return false
         }
+    }
+}
+
+/// Calls `body` with the UTF-8 of the text a cell shows (`CellValue.shownText`), in place.
+@inline(__always)
+func withShownText<Result>(_ value: PackedValue, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    switch value {
+    case .text(let text): return body(text)
+    case .number(let number): return CellValue.withFormattedNumber(number, body)
+    case .link(let text, _): return body(text)
+    case .image(_, let alt, _, _): return body(alt)
     }
 }

@@ -35,19 +35,28 @@ public struct ListView: Sendable {
         self.query = query
         let document = list.document
         let matcher = RowMatcher(query, columns: document.columns)
-        let sortColumn = query.sort.map { sort in document.columns.first { $0.key == sort.column }!.key }
+        let sortColumn = query.sort.map { sort in document.columns.firstIndex { $0.key == sort.column }! }
+        let sortKey = sortColumn.map { document.columns[$0].packedKey }
         let descending = query.sort?.descending ?? false
         var sections: [Section] = []
         var keys: [[ViewKey]] = []
         var starts: [Int] = [0]
-        var position = 0
+        var orderKeys = list.orderKeys.makeIterator()
         for (sectionIndex, section) in document.sections.enumerated() {
             var entries: [(row: Int, key: ViewKey)] = []
-            for (rowIndex, row) in section.rows.enumerated() {
-                defer { position += 1 }
-                guard matcher.keepsAll || matcher.matches(row) else { continue }
-                let sortValue = sortColumn.map { SortValue(row.cells[$0]) } ?? .empty
-                entries.append((rowIndex, ViewKey(sortValue: sortValue, orderKey: list.orderKeys[position])))
+            var rowIndex = 0
+            // Rows read in place: copying each out of its chunk would retain and release it.
+            section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
+                defer { rowIndex += 1 }
+                let orderKey = orderKeys.next()!
+                guard matcher.keepsAll || matcher.matches(row.pointee) else { return }
+                var sortValue = SortValue.empty
+                if let sortColumn, let sortKey {
+                    sortValue = row.pointee.cells.withPackedCells { cells in
+                        cells.index(of: sortKey, hint: sortColumn).map { SortValue(packed: cells[$0].value) } ?? .empty
+                    }
+                }
+                entries.append((rowIndex, ViewKey(sortValue: sortValue, orderKey: orderKey)))
             }
             if entries.isEmpty && !matcher.keepsAll { continue }
             if sortColumn != nil { entries.sort { $0.key.precedes($1.key, descending: descending) } }
