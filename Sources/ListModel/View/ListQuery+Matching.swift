@@ -3,7 +3,7 @@
 
 /// A validated query prepared for testing rows: folded texts, primary forms and numbers
 /// computed once.
-struct RowMatcher {
+struct RowMatcher: Sendable {
     private enum Test {
         case number(op: ListQuery.FilterOperator, value: Double)
         case primary(op: ListQuery.FilterOperator, value: [UInt8])
