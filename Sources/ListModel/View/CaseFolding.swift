@@ -53,6 +53,12 @@ enum CaseFolding {
         return out
     }
 
+    /// Replaces `out`'s bytes with the folded form of UTF-8 `bytes` (reusing its storage).
+    static func fold(_ bytes: some Sequence<UInt8>, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        forEachFoldedScalar(bytes) { appendUTF8($0, to: &out) }
+    }
+
     /// The folded form of `text`.
     static func folded(_ text: String) -> String {
         String(decoding: foldedUTF8(text.utf8), as: UTF8.self)

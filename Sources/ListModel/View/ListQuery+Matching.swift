@@ -42,22 +42,28 @@ struct RowMatcher: Sendable {
 
     /// Whether `row` satisfies every filter and, with `q`, shows it in one of its cells.
     func matches(_ row: Row) -> Bool {
+        var scratch: [UInt8] = []
+        return matches(row, scratch: &scratch)
+    }
+
+    /// `matches(_:)`, folding texts into `scratch` (one buffer for all the rows of a view).
+    func matches(_ row: Row, scratch: inout [UInt8]) -> Bool {
         row.cells.withPackedCells { cells in
             for (column, test) in tests {
                 let index = cells.index(of: columns[column].packedKey, hint: column)
-                guard Self.satisfies(index.map { cells[$0].value }, test) else { return false }
+                guard Self.satisfies(index.map { cells[$0].value }, test, scratch: &scratch) else { return false }
             }
             guard let search else { return true }
             for (position, column) in columns.enumerated() {
                 guard let index = cells.index(of: column.packedKey, hint: position) else { continue }
-                let found = withShownText(cells[index].value) { containsBytes(CaseFolding.foldedUTF8($0), search) }
-                if found { return true }
+                withShownText(cells[index].value) { CaseFolding.fold($0, into: &scratch) }
+                if containsBytes(scratch, search) { return true }
             }
             return false
         }
     }
 
-    private static func satisfies(_ cell: PackedValue?, _ test: Test) -> Bool {
+    private static func satisfies(_ cell: PackedValue?, _ test: Test, scratch: inout [UInt8]) -> Bool {
         let isEmpty = cell.map { withShownText($0) { $0.isEmpty } } ?? true
         if case .presence(let empty) = test { return isEmpty == empty }
         guard !isEmpty, let cell else { return false }
@@ -69,8 +75,8 @@ struct RowMatcher: Sendable {
         case .primary(let op, let value):
             return withShownText(cell) { compare(compareBytes(SortValue.primary(of: $0), value), op) }
         case .text(let op, let folded):
-            let text = withShownText(cell) { CaseFolding.foldedUTF8($0) }
-            return op == .prefix ? text.starts(with: folded) : containsBytes(text, folded)
+            withShownText(cell) { CaseFolding.fold($0, into: &scratch) }
+            return op == .prefix ? scratch.starts(with: folded) : containsBytes(scratch, folded)
         }
     }
 

@@ -42,6 +42,7 @@ public struct ListView: Sendable {
         var keys: [[ViewKey]] = []
         var starts: [Int] = [0]
         var orderKeys = list.orderKeys.makeIterator()
+        var scratch: [UInt8] = []
         for (sectionIndex, section) in document.sections.enumerated() {
             var entries: [(row: Int, key: ViewKey)] = []
             var rowIndex = 0
@@ -49,7 +50,7 @@ public struct ListView: Sendable {
             section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
                 defer { rowIndex += 1 }
                 let orderKey = orderKeys.next()!
-                guard matcher.keepsAll || matcher.matches(row.pointee) else { return }
+                guard matcher.keepsAll || matcher.matches(row.pointee, scratch: &scratch) else { return }
                 var sortValue = SortValue.empty
                 if let sortColumn, let sortKey {
                     sortValue = row.pointee.cells.withPackedCells { cells in
