@@ -100,6 +100,30 @@ import ListModelTesting
         }
     }
 
+    /// Without sort, q or filters, a view's pages are the list's pages (rows, sections, headers).
+    @Test func theIdentityViewPagesAsTheListDoes() throws {
+        var generator = Generator(rng: SplitMix64(seed: 64))
+        for _ in 0..<200 {
+            let list = IndexedList(document: generator.document())
+            let view = try list.view(ListQuery())
+            let limit = Int.random(in: 1...6, using: &generator.rng)
+            var listCursor: Cursor?
+            var viewCursor: ViewCursor?
+            for _ in 0...(list.rowCount + 1) {
+                let listPage = list.page(after: listCursor, limit: limit)
+                let viewPage = try view.page(after: viewCursor, limit: limit)
+                #expect(viewPage.parts.map(\.sectionIndex) == listPage.parts.map(\.sectionIndex))
+                #expect(viewPage.parts.map(\.rows) == listPage.parts.map { Array($0.rows) })
+                #expect(viewPage.parts.map(\.continuesSection) == listPage.parts.map(\.continuesSection))
+                #expect((viewPage.next == nil) == (listPage.next == nil))
+                guard let next = listPage.next, let nextView = viewPage.next else { break }
+                #expect(nextView.rowKey == next.rowKey && nextView.orderKey == next.orderKey)
+                listCursor = next
+                viewCursor = nextView
+            }
+        }
+    }
+
     /// Rows inserted, deleted or changed between two pages never shift the cursor: the next page
     /// begins with the first row of the new view that comes after the cursor's row as it was.
     @Test func cursorsContinueAfterTheirRowWhileTheListChanges() throws {
