@@ -37,9 +37,12 @@ extension ListView {
         let end = min(rowCount, start + max(1, limit))
         let next = end < rowCount ? self.cursor(atPosition: end - 1) : nil
         var parts = parts(from: start, to: end)
-        if let cursor, let first = parts.first,
-           list.document.sections[first.sectionIndex].key == cursor.sectionKey {
-            parts[0].continuesSection = true
+        if let cursor, let cursorSection = list.sectionIndexes[cursor.sectionKey] {
+            // Empty sections up to the cursor's (now empty when its rows were deleted) were
+            // delivered with the rows up to the cursor.
+            parts.removeAll { $0.rows.isEmpty && $0.sectionIndex <= cursorSection }
+            // The cursor's section was begun on the previous page.
+            if let first = parts.first, first.sectionIndex == cursorSection { parts[0].continuesSection = true }
         }
         return ViewPage(parts: parts, next: next)
     }

@@ -162,6 +162,36 @@ import ListModelTesting
         #expect(compared > 300)  // the walks are long enough to test something
     }
 
+    /// In a sorted view whose rows are deleted and inserted between pages, no section is begun
+    /// twice, and a section that stays empty throughout is delivered exactly once.
+    @Test func emptySectionsAreDeliveredOnceWhileRowsChange() throws {
+        var generator = Generator(rng: SplitMix64(seed: 1234))
+        for round in 0..<300 {
+            var list = IndexedList(document: generator.document())
+            let query = ListQuery(sort: .init(column: generator.pick(Self.columns).key, descending: generator.chance(2)))
+            let limit = Int.random(in: 1...4, using: &generator.rng)
+            var alwaysEmpty = Set(list.document.sections.filter { $0.rows.isEmpty }.map(\.key))
+            var begun: [String: Int] = [:]
+            var delivered: [String: Int] = [:]
+            var cursor: ViewCursor?
+            for _ in 0..<60 {
+                let view = try list.view(query)
+                let page = try view.page(after: cursor, limit: limit)
+                for part in page.parts {
+                    let key = list.document.sections[part.sectionIndex].key
+                    delivered[key, default: 0] += 1
+                    if !part.continuesSection { begun[key, default: 0] += 1 }
+                }
+                guard let next = page.next else { break }
+                cursor = next
+                list = edited(list, using: &generator)
+                alwaysEmpty.subtract(list.document.sections.filter { !$0.rows.isEmpty }.map(\.key))
+            }
+            #expect(begun.values.allSatisfy { $0 == 1 }, "round \(round): \(begun)")
+            for key in alwaysEmpty { #expect(delivered[key] == 1, "round \(round): section \(key)") }
+        }
+    }
+
     /// A few row removals, insertions and changes (sections stay).
     func edited(_ list: IndexedList, using generator: inout Generator) -> IndexedList {
         var list = list
