@@ -6,6 +6,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("diff", runDiffBenchmarks),
     ("render", runRenderBenchmarks),
     ("paging", runPagingBenchmarks),
+    ("views", runViewBenchmarks),
     ("writes", runWriteBenchmarks),
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),

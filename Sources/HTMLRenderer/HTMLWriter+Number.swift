@@ -1,38 +1,15 @@
+import ListModel
+
 extension HTMLWriter {
-    /// Formats a number cell's value, the same in every locale.
-    ///
-    /// Integral values below 2^53 in magnitude print as integers with `,` between groups of three
-    /// digits (`1,234,567`; `-0` prints `0`). Other finite values print Swift's shortest
-    /// round-tripping form with the integer part grouped (`1,234.5`, `0.1`), or in exponent form
-    /// when Swift uses one (`1e-05`, `1.5e+20`). Non-finite values print `NaN`, `Infinity`, `-Infinity`
-    /// (validation keeps them out of documents).
+    /// Formats a number cell's value, the same in every locale: `CellValue.formattedNumber`
+    /// (`1,234,567`, `1,234.5`, `1e-05`), which search matches against.
     public static func formatNumber(_ value: Double) -> String {
-        var writer = HTMLWriter(capacity: 32)
-        writer.appendNumber(value)
-        return String(decoding: writer.finish(), as: UTF8.self)
+        CellValue.formattedNumber(value)
     }
 
+    /// Appends `CellValue.formattedNumber(value)`'s bytes.
     mutating func appendNumber(_ value: Double) {
-        if value.isNaN { raw("NaN"); return }
-        if value.isInfinite { value < 0 ? raw("-Infinity") : raw("Infinity"); return }
-        if value.rounded(.towardZero) == value, value.magnitude < 9_007_199_254_740_992 {
-            let integer = Int64(value)
-            if integer < 0 { byte(0x2D) }
-            appendGrouped(integer.magnitude)
-            return
-        }
-        var text = value.description
-        text.withUTF8 { utf8 in
-            if utf8.contains(0x65) {  // "e": exponent form, printed as is
-                append(utf8)
-                return
-            }
-            var start = 0
-            if utf8.first == 0x2D { byte(0x2D); start = 1 }
-            let dot = utf8[start...].firstIndex(of: 0x2E) ?? utf8.count
-            appendGroupedDigits(UnsafeBufferPointer(rebasing: utf8[start..<dot]))
-            append(UnsafeBufferPointer(rebasing: utf8[dot...]))
-        }
+        CellValue.withFormattedNumber(value) { append($0) }
     }
 
     /// Appends an unsigned integer with `,` between groups of three digits.
@@ -53,13 +30,5 @@ extension HTMLWriter {
         if minimumWidth == 3 || hundreds > 0 { byte(0x30 + hundreds) }
         if minimumWidth == 3 || hundreds > 0 || tens > 0 { byte(0x30 + tens) }
         byte(0x30 + ones)
-    }
-
-    /// Appends ASCII digits with `,` between groups of three.
-    private mutating func appendGroupedDigits(_ digits: UnsafeBufferPointer<UInt8>) {
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { byte(0x2C) }
-            byte(digit)
-        }
     }
 }

@@ -67,7 +67,9 @@ import ListModelTesting
         var bytes = body() + [0, 0, 0, 0]
         #expect(throws: CursorError.checksumMismatch) { try Cursor(decoding: base64URLEncoded(bytes)) }
         bytes = body()
-        #expect(throws: CursorError.unsupportedVersion(2)) { try Cursor(decoding: sealed(body(version: 2))) }
+        #expect(throws: CursorError.unsupportedVersion(3)) { try Cursor(decoding: sealed(body(version: 3))) }
+        // Version 2 is a view's cursor (ViewCursor).
+        #expect(throws: CursorError.otherView) { try Cursor(decoding: sealed(body(version: 2))) }
         let error = #expect(throws: CursorError.self) { try Cursor(decoding: sealed(body(version: 7))) }
         #expect(error?.description == "cursor version 7 is not supported")
         // Lengths that do not add up.

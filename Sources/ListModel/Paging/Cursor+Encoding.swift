@@ -30,7 +30,8 @@ extension Cursor {
         return base64URLEncoded(bytes)
     }
 
-    /// Reads a cursor from its text; anything but an unaltered `encoded` string is an error.
+    /// Reads a cursor from its text; anything but an unaltered `encoded` string is an error,
+    /// and a view's cursor (`ViewCursor`) is `CursorError.otherView`.
     public init(decoding text: String) throws(CursorError) {
         let characters = Array(text.utf8)
         guard !characters.isEmpty else { throw .empty }
@@ -42,6 +43,7 @@ extension Cursor {
         let body = bytes[..<(bytes.count - 4)]
         let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard fnv1a32(body) == stored else { throw .checksumMismatch }
+        if bytes[0] == ViewCursor.version { throw .otherView }
         guard bytes[0] == Self.version else { throw .unsupportedVersion(bytes[0]) }
         let orderLength = Int(bytes[1]) << 8 | Int(bytes[2])
         let rowLengthIndex = 3 + orderLength
@@ -63,7 +65,7 @@ extension Cursor {
 /// Why a cursor's text was rejected. Two errors are equal when they are of the same kind.
 public struct CursorError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Kind: Hashable { case empty, tooLong, invalidCharacter, invalidLength, truncated, checksumMismatch,
-                               unsupportedVersion, malformed }
+                               unsupportedVersion, malformed, otherView }
     let kind: Kind
     public let description: String
 

@@ -1,0 +1,46 @@
+import Foundation
+import ListModel
+
+/// Views of a 1,000,000-row list (1,000 sections × 1,000 rows): building a sorted, searched or
+/// filtered view (each row's sort value computed once), then its first page and a deep page.
+func runViewBenchmarks() {
+    var doc = ListDocument(title: "Big", columns: [Column(key: "name"), Column(key: "n", kind: .number)])
+    let words = ["Oslo", "Zürich", "straße", "Item", "café", "Lima"]
+    for s in 0..<1_000 {
+        var section = Section(key: "s\(s)")
+        section.rows.reserveCapacity(1_000)
+        for r in 0..<1_000 {
+            let index = s * 1_000 + r
+            // Scrambled so that sorting moves rows: names and numbers not in list order.
+            let scrambled = (index &* 7_919) % 1_000_003
+            section.rows.append(Row(key: "r\(index)", cells: ["name": .text("\(words[scrambled % words.count]) \(scrambled)"),
+                                                             "n": .number(Double(scrambled % 10_000))]))
+        }
+        doc.sections.append(section)
+    }
+    let list = IndexedList(document: doc)
+    let queries: [(String, ListQuery)] = [
+        ("sort=name", ListQuery(sort: .init(column: "name"))),
+        ("sort_desc=n", ListQuery(sort: .init(column: "n", descending: true))),
+        ("q=straße", ListQuery(search: "straße")),
+        ("filter.n=lt:100&sort=name", ListQuery(sort: .init(column: "name"), filters: [.init(column: "n", op: .lt, value: "100")])),
+    ]
+    for (name, query) in queries {
+        var view = try! list.view(query)
+        let build = viewTimed(iterations: 3) { view = try! list.view(query) }
+        let first = viewTimed(iterations: 1_001) { blackHole(try! view.page(after: nil, limit: 50)) }
+        let deepCursor = view.rowCount > 1_000 ? view.cursor(atPosition: view.rowCount - 1_000) : nil
+        let text = deepCursor?.encoded
+        let deep = viewTimed(iterations: 1_001) {
+            blackHole(try! view.page(after: text.map { try! ViewCursor(decoding: $0) }, limit: 50))
+        }
+        print("  \(name): \(view.rowCount) rows; build", build, "| first page of 50", first,
+              "| page after a decoded cursor near the end", deep)
+    }
+}
+
+/// The median wall time, in µs below a millisecond, else ms.
+private func viewTimed(iterations: Int, _ body: () -> Void) -> String {
+    let seconds = medianSeconds(iterations: iterations, body)
+    return seconds < 1e-3 ? String(format: "%.1f µs", seconds * 1e6) : String(format: "%.1f ms", seconds * 1e3)
+}

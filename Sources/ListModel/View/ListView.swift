@@ -1,0 +1,111 @@
+/// A list seen through a query (API.md section 9): the list's sections in list order, each with
+/// its matching rows in view order; with `q` or a filter, sections without a matching row are
+/// left out.
+///
+/// Built once from an `IndexedList` (`IndexedList.view(_:)`, O(n log n)); each row's sort value
+/// is computed once. Rows are named by their index in their section of `list.document`.
+public struct ListView: Sendable {
+    /// A section of the view.
+    public struct Section: Sendable, Equatable {
+        /// Index into `list.document.sections`.
+        public var sectionIndex: Int
+        /// Indexes into that section's `rows`, in view order.
+        public var rows: [Int]
+    }
+
+    /// The list the view was built from.
+    public let list: IndexedList
+    /// The validated query (number values in canonical form).
+    public let query: ListQuery
+    /// The view's sections, in list order.
+    public let sections: [Section]
+    /// The view key of each row of each section, parallel to `sections[i].rows`.
+    let keys: [[ViewKey]]
+    /// The view position of each section's first row, then the row count.
+    let starts: [Int]
+
+    /// The number of rows in the view.
+    public var rowCount: Int { starts.last ?? 0 }
+
+    /// The query's fingerprint: what the view's cursors carry.
+    public var fingerprint: UInt64 { query.fingerprint }
+
+    init(list: IndexedList, query: ListQuery) {
+        self.list = list
+        self.query = query
+        let document = list.document
+        let matcher = RowMatcher(query, columns: document.columns)
+        let sortColumn = query.sort.map { sort in document.columns.firstIndex { $0.key == sort.column }! }
+        let sortKey = sortColumn.map { document.columns[$0].packedKey }
+        let descending = query.sort?.descending ?? false
+        var sections: [Section] = []
+        var keys: [[ViewKey]] = []
+        var starts: [Int] = [0]
+        var orderKeys = list.orderKeys.makeIterator()
+        var scratch: [UInt8] = []
+        for (sectionIndex, section) in document.sections.enumerated() {
+            var entries: [(row: Int, key: ViewKey)] = []
+            var rowIndex = 0
+            // Rows read in place: copying each out of its chunk would retain and release it.
+            section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
+                defer { rowIndex += 1 }
+                let orderKey = orderKeys.next()!
+                guard matcher.keepsAll || matcher.matches(row.pointee, scratch: &scratch) else { return }
+                var sortValue = SortValue.empty
+                if let sortColumn, let sortKey {
+                    sortValue = row.pointee.cells.withPackedCells { cells in
+                        cells.index(of: sortKey, hint: sortColumn).map { SortValue(packed: cells[$0].value) } ?? .empty
+                    }
+                }
+                entries.append((rowIndex, ViewKey(sortValue: sortValue, orderKey: orderKey)))
+            }
+            if entries.isEmpty && !matcher.keepsAll { continue }
+            if sortColumn != nil { entries.sort { $0.key.precedes($1.key, descending: descending) } }
+            sections.append(Section(sectionIndex: sectionIndex, rows: entries.map(\.row)))
+            keys.append(entries.map(\.key))
+            starts.append(starts.last! + entries.count)
+        }
+        self.sections = sections
+        self.keys = keys
+        self.starts = starts
+    }
+
+    /// The view as a document: the list's title, columns and settings, the view's sections
+    /// with their rows in view order.
+    public var document: ListDocument {
+        var document = list.document
+        document.sections = sections.map { section in
+            var copy = list.document.sections[section.sectionIndex]
+            let rows = copy.rows
+            copy.rows = ChunkedArray(section.rows.map { rows[$0] })
+            return copy
+        }
+        return document
+    }
+
+    /// The rows of the view in order, each with the index of its section in `list.document`.
+    public var rows: [(sectionIndex: Int, row: Row)] {
+        sections.flatMap { section in
+            section.rows.map { (section.sectionIndex, list.document.sections[section.sectionIndex].rows[$0]) }
+        }
+    }
+}
+
+extension IndexedList {
+    /// The list seen through `query`, checked against the list's columns.
+    ///
+    /// - Throws: `ListQueryError` as `ListQuery.validated(for:)` does.
+    public func view(_ query: ListQuery) throws(ListQueryError) -> ListView {
+        ListView(list: self, query: try query.validated(for: document.columns))
+    }
+}
+
+extension ListDocument {
+    /// The document seen through `query` (its rows' order keys spaced afresh: cursors of this
+    /// view do not carry over to other versions; use `IndexedList.view(_:)` for paging).
+    ///
+    /// - Throws: `ListQueryError` as `ListQuery.validated(for:)` does.
+    public func view(_ query: ListQuery) throws(ListQueryError) -> ListView {
+        try IndexedList(document: self).view(query)
+    }
+}

@@ -1,0 +1,134 @@
+/// A cell's place in a view's order (API.md section 9) as bytes: comparing two sort values byte by
+/// byte (shorter first on a common prefix) is exactly the ascending order of their cells.
+///
+/// - Empty cells (missing, `""`, a link with empty text, an image without `alt`): no bytes. The
+///   view puts them last in both directions (`ViewKey`), so their bytes never meet others'.
+/// - Numbers: `0x01`, then the 8 bytes of the double with the sign bit flipped (all bits for
+///   negatives), big-endian: numeric order; `-0` is `0`.
+/// - Text: `0x02`, the *primary* form (below), `0x00`, then the text's own UTF-8 (code point order:
+///   the last tie-break, so two different texts never compare equal).
+///
+/// The primary form reads the case-folded text scalar by scalar: a run of ASCII digits becomes
+/// `0x30`, the count of its significant digits in 4 bytes, and those digits (numeric order;
+/// `007` equals `7` here); any other scalar its UTF-8, with bytes `0x00` and `0x01` written as
+/// `0x01 0x01` and `0x01 0x02`. Every scalar's encoding then begins with a byte above the
+/// `0x00` that ends the form, so a text sorts before its extensions, and digit runs sit among
+/// the scalars where `0`–`9` do.
+struct SortValue: Sendable, Hashable {
+    var bytes: [UInt8]
+
+    static let empty = SortValue(bytes: [])
+
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// The sort value of a cell (`nil`: missing).
+    init(_ value: CellValue?) {
+        switch value {
+        case nil: self.init(bytes: [])
+        case .number(let number)?: self.init(number: number)
+        case .text(let text)?: self.init(text: text.utf8)
+        case .link(let text, _)?: self.init(text: text.utf8)
+        case .image(_, let alt, _, _)?: self.init(text: alt.utf8)
+        }
+    }
+
+    /// The sort value of a cell read in place.
+    init(packed value: PackedValue) {
+        switch value {
+        case .number(let number): self.init(number: number)
+        case .text(let text): self.init(text: text)
+        case .link(let text, _): self.init(text: text)
+        case .image(_, let alt, _, _): self.init(text: alt)
+        }
+    }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    init(number: Double) {
+        let bits = (number == 0 ? 0 : number).bitPattern
+        let ordered = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
+        self.init(bytes: [0x01] + (0..<8).map { UInt8(truncatingIfNeeded: ordered >> (56 - 8 * $0)) })
+    }
+
+    init(text utf8: some Collection<UInt8>) {
+        guard !utf8.isEmpty else { self.init(bytes: []); return }
+        var out: [UInt8] = [0x02]
+        out.reserveCapacity(utf8.count * 2 + 2)
+        Self.appendPrimary(of: utf8, to: &out)
+        out.append(0x00)
+        out.append(contentsOf: utf8)
+        self.init(bytes: out)
+    }
+
+    /// The primary form of a text: its order without the code point tie-break (filters compare
+    /// by it: `eq:item 2` matches `Item 02`).
+    static func primary(of utf8: some Collection<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        appendPrimary(of: utf8, to: &out)
+        return out
+    }
+
+    private static func appendPrimary(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
+        var digits: [UInt8] = []
+        func flushDigits() {
+            guard !digits.isEmpty else { return }
+            let significant = digits.drop { $0 == 0x30 }
+            let count = UInt32(significant.count)
+            out += [0x30, UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
+            out += significant
+            digits.removeAll(keepingCapacity: true)
+        }
+        CaseFolding.forEachFoldedScalar(utf8) { scalar in
+            let value = scalar.value
+            if value >= 0x30 && value <= 0x39 {
+                digits.append(UInt8(value))
+                return
+            }
+            flushDigits()
+            if value <= 1 {
+                out += [0x01, UInt8(value) + 1]
+            } else {
+                appendUTF8(scalar, to: &out)
+            }
+        }
+        flushDigits()
+    }
+
+    /// Byte order: negative, zero or positive as `self` sorts before, with or after `other`.
+    @inline(__always)
+    func compare(_ other: SortValue) -> Int {
+        compareBytes(bytes, other.bytes)
+    }
+}
+
+/// Byte-by-byte comparison, a shorter array first on a common prefix: -1, 0 or 1.
+@inline(__always)
+func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+            let count = min(a.count, b.count)
+            var index = 0
+            while index < count {
+                if a[index] != b[index] { return a[index] < b[index] ? -1 : 1 }
+                index += 1
+            }
+            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+        }
+    }
+}
+
+/// A row's place in a view: its sort value, then its order key (ties keep list order).
+struct ViewKey: Sendable, Hashable {
+    var sortValue: SortValue
+    var orderKey: OrderKey
+
+    /// Whether `self` comes before `other` in a view sorted `descending` (or not): empty sort
+    /// values last either way, then the sort values, then the order keys ascending.
+    @inline(__always)
+    func precedes(_ other: ViewKey, descending: Bool) -> Bool {
+        if sortValue.isEmpty != other.sortValue.isEmpty { return other.sortValue.isEmpty }
+        let order = sortValue.compare(other.sortValue)
+        if order != 0 { return descending ? order > 0 : order < 0 }
+        return orderKey < other.orderKey
+    }
+}

@@ -1,0 +1,172 @@
+/// A view kept up to date from writes, for live views: per section, the matching rows ordered
+/// by view key (`ViewSectionIndex`), built once from a list and then updated from the rows a
+/// write touched in O(log n) each (remove the old key, insert the new one).
+public struct ViewIndex: Sendable {
+    /// Where a row is in the view: its section's key and its view key.
+    struct Place: Sendable, Equatable {
+        var section: String
+        var key: ViewKey
+    }
+
+    /// The list version the index reflects.
+    public private(set) var list: IndexedList
+    /// The validated query.
+    public let query: ListQuery
+    let matcher: RowMatcher
+    let sortColumn: Column?
+    var sections: [String: ViewSectionIndex]
+    var places: [String: Place]
+    let maxChunk: Int
+
+    /// The view of `list` through `query`.
+    ///
+    /// - Throws: `ListQueryError` as `ListQuery.validated(for:)` does.
+    public init(list: IndexedList, query: ListQuery) throws(ListQueryError) {
+        try self.init(list: list, query: query, maxChunk: 512)
+    }
+
+    /// `init(list:query:)` with chunks of at most `maxChunk` rows (tests use small ones).
+    init(list: IndexedList, query: ListQuery, maxChunk: Int) throws(ListQueryError) {
+        let view = try list.view(query)
+        self.maxChunk = maxChunk
+        self.list = list
+        self.query = view.query
+        matcher = RowMatcher(view.query, columns: list.document.columns)
+        sortColumn = view.query.sort.map { sort in list.document.columns.first { $0.key == sort.column }! }
+        let descending = view.query.sort?.descending ?? false
+        sections = [:]
+        places = [:]
+        for section in list.document.sections {
+            sections[section.key] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+        }
+        for (viewSection, keys) in zip(view.sections, view.keys) {
+            let section = list.document.sections[viewSection.sectionIndex]
+            var entries: [ViewSectionIndex.Entry] = []
+            for (row, key) in zip(viewSection.rows, keys) {
+                let rowKey = section.rows[row].key
+                entries.append(.init(key: key, rowKey: rowKey))
+                places[rowKey] = Place(section: section.key, key: key)
+            }
+            sections[section.key] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+        }
+    }
+
+    /// The number of rows in the view.
+    public var rowCount: Int { places.count }
+
+    /// The view's sections in list order with their row keys in view order; while `q` or a
+    /// filter is active, sections without a matching row are left out (as `ListView`).
+    public var rowKeysBySection: [(sectionKey: String, rowKeys: [String])] {
+        list.document.sections.compactMap { section in
+            let rows = sections[section.key]?.entries.map(\.rowKey) ?? []
+            return rows.isEmpty && query.selectsRows ? nil : (section.key, rows)
+        }
+    }
+
+    /// The section and index in it, in view order, of the row with `key`; `nil` when it is not
+    /// in the view.
+    public func location(ofRow key: String) -> (sectionKey: String, index: Int)? {
+        guard let place = places[key], let section = sections[place.section] else { return nil }
+        return (place.section, section.rank(of: place.key))
+    }
+
+    /// Brings the index to `newList`, a later version of `list` in which only the rows
+    /// `touchedRowKeys` were written, inserted, moved or removed (sections may come and go).
+    /// Returns what happened to those rows, to be read per window (`ViewUpdate.window`).
+    public mutating func update(to newList: IndexedList, touching touchedRowKeys: some Sequence<String>) -> ViewUpdate {
+        let descending = query.sort?.descending ?? false
+        for section in newList.document.sections where sections[section.key] == nil {
+            sections[section.key] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+        }
+        var changes: [ViewUpdate.Change] = []
+        for rowKey in Set(touchedRowKeys) {
+            let old = places[rowKey]
+            let oldRow = list.position(ofRow: rowKey).map { list.row(atPosition: $0) }
+            var new: Place?
+            var newRow: Row?
+            if let position = newList.position(ofRow: rowKey) {
+                let row = newList.row(atPosition: position)
+                newRow = row
+                if matcher.keepsAll || matcher.matches(row) {
+                    let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
+                    new = Place(section: newList.sectionKey(atPosition: position),
+                                key: ViewKey(sortValue: sortValue, orderKey: newList.orderKeys[position]))
+                }
+            }
+            if old != new {
+                if let old { sections[old.section]?.remove(old.key) }
+                if let new { sections[new.section]?.insert(.init(key: new.key, rowKey: rowKey)) }
+                places[rowKey] = new
+            }
+            changes.append(.init(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow))
+        }
+        for key in sections.keys where newList.sectionIndexes[key] == nil { sections[key] = nil }
+        let update = ViewUpdate(changes: changes, oldSections: list.sectionIndexes, newSections: newList.sectionIndexes,
+                                descending: descending)
+        list = newList
+        return update
+    }
+}
+
+/// What a write did to the rows it touched, as `ViewIndex.update(to:touching:)` reports it.
+public struct ViewUpdate: Sendable {
+    struct Change: Sendable {
+        var rowKey: String
+        var old: ViewIndex.Place?
+        var new: ViewIndex.Place?
+        var contentChanged: Bool
+    }
+
+    let changes: [Change]
+    let oldSections: [String: Int]
+    let newSections: [String: Int]
+    let descending: Bool
+
+    /// The touched rows as a window sees them; a window is the view's prefix through `end` (by
+    /// view key, so the window is the same before and after the write), or the whole view
+    /// when `end` is `nil`.
+    public func window(through end: ViewCursor?) -> ViewWindowChanges {
+        var result = ViewWindowChanges()
+        for change in changes.sorted(by: { $0.rowKey < $1.rowKey }) {
+            let wasIn = change.old.map { contains($0, end: end, sections: oldSections, else: newSections) } ?? false
+            let isIn = change.new.map { contains($0, end: end, sections: newSections, else: oldSections) } ?? false
+            switch (wasIn, isIn) {
+            case (false, true): result.entered.append(change.rowKey)
+            case (true, false): result.left.append(change.rowKey)
+            case (true, true):
+                if change.old != change.new {
+                    result.moved.append(change.rowKey)
+                } else if change.contentChanged {
+                    result.changed.append(change.rowKey)
+                }
+            case (false, false): break
+            }
+        }
+        return result
+    }
+
+    /// Whether a row at `place` is in the window through `end`, with sections placed by
+    /// `sections` (the end's by `fallback` when its section is not there).
+    private func contains(_ place: ViewIndex.Place, end: ViewCursor?, sections: [String: Int],
+                          else fallback: [String: Int]) -> Bool {
+        guard let end else { return true }
+        guard let section = sections[place.section],
+              let endSection = sections[end.sectionKey] ?? fallback[end.sectionKey] else { return false }
+        if section != endSection { return section < endSection }
+        return !end.isBefore(place.key, descending: descending)
+    }
+}
+
+/// The touched rows of a write, for one window: row keys, each sorted.
+public struct ViewWindowChanges: Sendable, Equatable {
+    /// Rows now in the window that were not (new rows, rows that started to match or moved in).
+    public var entered: [String] = []
+    /// Rows that were in the window and are not any more (removed, stopped matching, moved out).
+    public var left: [String] = []
+    /// Rows in the window before and after whose view key (section or sort value) changed.
+    public var moved: [String] = []
+    /// Rows in the window before and after at the same place whose content changed.
+    public var changed: [String] = []
+
+    public init() {}
+}
