@@ -16,9 +16,12 @@ public struct PageContext: Sendable, Equatable {
     /// Whether the page links the index of lists ("All lists"): not for a page opened with a view
     /// link, whose reader may not see the index.
     public var linksIndex: Bool
+    /// The view controls (sortable headers, search, filters, CSV link), or nil for none.
+    public var view: ViewControls?
 
     public init(listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets",
-                linksIndex: Bool = true) {
+                linksIndex: Bool = true, view: ViewControls? = nil) {
+        self.view = view
         self.listID = listID
         self.version = version
         self.nextHref = nextHref
@@ -41,10 +44,11 @@ extension HTMLRenderer {
         return HTMLWriter.render(capacity: capacity) { out in
             out.documentStart(title: doc.title, assetsPath: context.assetsPath)
             if context.linksIndex { out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n") }
+            if let view = context.view { out.viewControls(view, listID: context.listID, columns: doc.columns) }
             out.table(
                 doc, parts: page.parts,
                 attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
-                nextHref: context.nextHref, columns: columns, headingCaption: true)
+                nextHref: context.nextHref, columns: columns, headingCaption: true, view: context.view)
             out.documentEnd()
         }
     }

@@ -26,7 +26,7 @@ extension HTMLWriter {
     /// its main content; a table embedded elsewhere keeps a plain caption).
     mutating func table(
         _ doc: ListDocument, parts: [ListPage.Part], attributes: TableAttributes?, nextHref: String?,
-        columns: ResolvedColumns, headingCaption: Bool = false
+        columns: ResolvedColumns, headingCaption: Bool = false, view: ViewControls? = nil
     ) {
         raw("<table class=\"list")
         if doc.rowHeight != nil { raw(" fixed-rows") }
@@ -45,7 +45,7 @@ extension HTMLWriter {
         raw(headingCaption ? ">\n<caption><h1>" : ">\n<caption>")
         text(doc.title)
         raw(headingCaption ? "</h1></caption>\n<thead>" : "</caption>\n<thead>")
-        headRow(columns)
+        headRow(columns, view: view.flatMap { view in attributes.map { (view, $0.listID) } })
         raw("</thead>\n")
         if doc.state == nil {
             sectionBodies(doc, parts: parts, columns: columns)
@@ -55,11 +55,15 @@ extension HTMLWriter {
         raw("</table>\n")
     }
 
-    /// The column headers: `<tr><th scope="col">…</tr>`.
-    mutating func headRow(_ columns: ResolvedColumns) {
+    /// The column headers: `<tr><th scope="col">…</tr>`; with `view`, each a link sorting by its column.
+    mutating func headRow(_ columns: ResolvedColumns, view: (controls: ViewControls, listID: String)? = nil) {
         raw("<tr>")
         for index in columns.columns.indices {
-            if let cellClass = columns.cellClass(index) {
+            if let view {
+                let column = columns.columns[index]
+                sortableHeader(column, title: column.title.isEmpty ? column.key : column.title, cellClass: columns.cellClass(index), controls: view.controls,
+                               listID: view.listID)
+            } else if let cellClass = columns.cellClass(index) {
                 raw("<th scope=\"col\" class=\"")
                 escape(cellClass)
                 raw("\">")

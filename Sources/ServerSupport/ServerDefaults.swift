@@ -41,6 +41,9 @@ public enum ServerDefaults {
     /// Writes kept per list in the store's change log, from which live streams resume.
     public static let changeLogLimit = 1_000
 
+    /// Views (sorted, filtered, searched) of one list kept per version (`--max-views`).
+    public static let maxViews = 64
+
     /// From this many rows on, an answer that serializes a whole list is made off the
     /// connection's thread (`Response.offThread`), so other connections are not held up.
     public static let offThreadRows = 20_000

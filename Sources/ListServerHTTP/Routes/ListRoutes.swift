@@ -52,6 +52,13 @@ package enum ListRoutes {
         let id = try ListID.validated(request.parameter("id"))
         let viewKey = try context.authorization.requireRead(request, list: id)
         let snapshot = try context.registry.existing(id: id)
+        if try CSVExport.isAsked(request) {
+            return try CSVExport.response(snapshot, query: ViewRequest.query(request, columns: snapshot.document.columns))
+        }
+        if let query = try ViewRequest.query(request, columns: snapshot.document.columns) {
+            if Negotiation.explicitlyWantsJSON(request) { return try ViewRoutes.document(request, snapshot, query) }
+            return try ViewRoutes.page(request, snapshot, query, context, viewKey: viewKey)
+        }
         if Negotiation.explicitlyWantsJSON(request) {
             _ = try PageQuery(request)  // the page's limit and after are checked for JSON too (openapi.json says so)
             let etag = Conditional.etag(snapshot.version)

@@ -22,7 +22,8 @@ package enum PageRoutes {
             let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
             let pageContext = PageContext(
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-                cursor: snapshot.list.lastCursor(of: page)?.encoded, linksIndex: viewKey == nil)
+                cursor: snapshot.list.lastCursor(of: page)?.encoded, linksIndex: viewKey == nil,
+                view: ViewControls(query: nil, viewKey: viewKey))
             var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
             response.headers["ETag"] = etag
             pageHeaders(&response, nextHref: nextHref)
@@ -44,8 +45,11 @@ package enum PageRoutes {
     package static func rows(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
         let viewKey = try context.authorization.requireRead(request, list: id)
-        let query = try PageQuery(request)
         let snapshot = try context.registry.existing(id: id)
+        if let view = try ViewRequest.query(request, columns: snapshot.document.columns) {
+            return try ViewRoutes.rows(request, snapshot, view, context, viewKey: viewKey)
+        }
+        let query = try PageQuery(request)
         let html = Negotiation.prefersHTML(request)
         let etag = Conditional.etag(snapshot.version, variant: html ? "rows-html" : "rows")
         if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }

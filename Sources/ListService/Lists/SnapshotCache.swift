@@ -1,3 +1,5 @@
+import ListModel
+import ServerSupport
 import Synchronization
 
 /// Values computed from one snapshot and reused until the next version: the serialized
@@ -10,6 +12,9 @@ package final class SnapshotCache: Sendable {
         package var documentJSON: [UInt8]?
         package var documentAnswer: (any AnyObject & Sendable)?
         package var firstPages: [Int: any AnyObject & Sendable] = [:]
+        /// Views of this version by query, least recently used first in `viewOrder`.
+        package var views: [ListQuery: ListView] = [:]
+        package var viewOrder: [ListQuery] = []
     }
 
     private let storage = Mutex(Storage())
@@ -46,6 +51,30 @@ package final class SnapshotCache: Sendable {
             storage.documentAnswer = made
             return made
         }
+    }
+
+    /// The list seen through `query`, built once per version (`make`, outside any lock) for the
+    /// `ServerDefaults.maxViews` queries used last; an older one is dropped for a new one.
+    package func view(_ query: ListQuery, _ make: () throws -> ListView) rethrows -> ListView {
+        if let kept = storage.withLock({ storage -> ListView? in
+            guard let kept = storage.views[query] else { return nil }
+            Self.touch(query, in: &storage.viewOrder)
+            return kept
+        }) { return kept }
+        let made = try make()
+        return storage.withLock { storage in
+            if let kept = storage.views[query] { return kept }
+            if storage.views.count >= ServerDefaults.maxViews, !storage.viewOrder.isEmpty {
+                storage.views[storage.viewOrder.removeFirst()] = nil
+            }
+            storage.views[query] = made
+            storage.viewOrder.append(query)
+            return made
+        }
+    }
+
+    private static func touch(_ query: ListQuery, in order: inout [ListQuery]) {
+        if let index = order.firstIndex(of: query) { order.append(order.remove(at: index)) }
     }
 
     /// The answer for the page of the first `limit` rows, made once per limit for up to

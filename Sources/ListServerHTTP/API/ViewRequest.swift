@@ -1,0 +1,37 @@
+import HTTPServer
+import ListModel
+import ListService
+
+/// The view a read asks for (API.md section 9): `sort` or `sort_desc`, `q`, `filter.COLUMN=OP:VALUE`,
+/// on the page, the JSON document, rows, streams and the CSV export alike.
+package enum ViewRequest {
+    /// The validated query of `request` against `columns`; nil when it names no view (the list
+    /// as it is). An empty `q=` (a search field submitted empty) counts as no search.
+    /// - Throws: `ListQueryError` (400 naming the parameter).
+    package static func query(_ request: Request, columns: [Column]) throws -> ListQuery? {
+        let items = request.queryItems.filter { !($0.name == "q" && $0.value.isEmpty) }
+        let query = try ListQuery(parameters: items, columns: columns)
+        return query.isIdentity ? nil : query
+    }
+
+    /// `snapshot` seen through `query`, from the snapshot's cache of views.
+    package static func view(_ snapshot: ListSnapshot, _ query: ListQuery) throws -> ListView {
+        try snapshot.cache.view(query) { try snapshot.list.view(query) }
+    }
+
+    /// The query string of `query` followed by `extra` parameters, for links ("" for none).
+    package static func parameters(_ query: ListQuery?, _ extra: String...) -> String {
+        ([query?.queryString ?? ""] + extra).filter { !$0.isEmpty }.joined(separator: "&")
+    }
+
+    /// The variant part of a view's `ETag`: `v` and the query's fingerprint in hex.
+    package static func etagVariant(_ query: ListQuery) -> String {
+        "v" + String(query.fingerprint, radix: 16)
+    }
+}
+
+extension ListQueryError: HTTPResponseError {
+    /// 400, naming the parameter at fault.
+    public var status: HTTPStatus { .badRequest }
+    public var problemDetail: String? { "\(description)" }
+}

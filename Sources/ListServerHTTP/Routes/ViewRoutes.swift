@@ -1,0 +1,148 @@
+import HTMLRenderer
+import HTTPServer
+import ListModel
+import ListService
+
+/// Reads of a view (API.md section 9): the JSON document, the HTML page and `…/rows` of a list
+/// seen through `sort`/`sort_desc`, `q` and filters. Views are built from the cached snapshot once
+/// per version and query (`SnapshotCache.view`); cursors are `ViewCursor`s bound to the query.
+package enum ViewRoutes {
+    /// `GET /lists/{id}?VIEW` as JSON: the view's document (matching rows in view order).
+    package static func document(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery) throws -> Response {
+        _ = try ViewPageQuery(request, query)
+        let etag = Conditional.etag(snapshot.version, variant: ViewRequest.etagVariant(query))
+        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let view = try ViewRequest.view(snapshot, query)
+        var response = Response.json(view.document.json.serialized())
+        response.headers["ETag"] = etag
+        response.headers["Vary"] = "Accept"
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    }
+
+    /// `GET /lists/{id}?VIEW` as HTML: a page of the view (the first, or the one after `after`).
+    package static func page(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
+                             viewKey: String?) throws -> Response {
+        let pageQuery = try ViewPageQuery(request, query)
+        let etag = Conditional.etag(snapshot.version, variant: "html-" + ViewRequest.etagVariant(query))
+        if pageQuery.after == nil, Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let view = try ViewRequest.view(snapshot, query)
+        let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
+        let nextHref = page.next.map { "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
+        let (document, listPage) = pageDocument(view, page)
+        let pageContext = PageContext(
+            listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
+            cursor: lastCursor(view, page)?.encoded, linksIndex: viewKey == nil,
+            view: ViewControls(query: query, viewKey: viewKey))
+        var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext))
+        if pageQuery.after == nil { response.headers["ETag"] = etag }
+        PageRoutes.pageHeaders(&response, nextHref: nextHref)
+        SecurityHeaders.apply(to: &response)
+        return response
+    }
+
+    /// `GET /lists/{id}/rows?VIEW`: a page of the view as JSON `{"sections", "next"}` or, for
+    /// `Accept: text/html`, the `<tbody>` fragments to append.
+    package static func rows(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
+                             viewKey: String?) throws -> Response {
+        let pageQuery = try ViewPageQuery(request, query)
+        let html = Negotiation.prefersHTML(request)
+        let variant = (html ? "rows-html-" : "rows-") + ViewRequest.etagVariant(query)
+        let etag = Conditional.etag(snapshot.version, variant: variant)
+        if pageQuery.after == nil, Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let view = try ViewRequest.view(snapshot, query)
+        let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
+        let id = snapshot.id
+        var response: Response
+        if html {
+            let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
+            let (document, listPage) = pageDocument(view, page)
+            response = .html(context.renderer.fragment(document, page: listPage, nextHref: nextHref))
+            SecurityHeaders.apply(to: &response)
+        } else {
+            let columns = snapshot.document.columns
+            let body: JSONValue = .object(JSONObject([
+                ("sections", .array(view.sections(in: page).map { $0.json(columns: columns) })),
+                ("next", page.next.map { .string($0.encoded) } ?? .null),
+            ]))
+            response = .json(body.serialized())
+        }
+        if pageQuery.after == nil { response.headers["ETag"] = etag }
+        if let last = lastCursor(view, page) { response.headers["List-Cursor"] = last.encoded }
+        PageRoutes.pageHeaders(&response, nextHref: page.next.map {
+            "/lists/\(id)/rows?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
+        })
+        return response
+    }
+
+    /// A document holding just `page`'s rows, and the `ListPage` that shows it whole: each part's
+    /// section with the part's rows in view order, its footer only where the part ends its
+    /// section in the view. With `q` or filters and no match, the page says so.
+    static func pageDocument(_ view: ListView, _ page: ViewPage) -> (ListDocument, ListPage) {
+        var document = view.list.document
+        let lastRows = Dictionary(uniqueKeysWithValues: view.sections.map { ($0.sectionIndex, $0.rows.last) })
+        var parts: [ListPage.Part] = []
+        document.sections = page.parts.enumerated().map { index, part in
+            var section = view.list.document.sections[part.sectionIndex]
+            let rows = section.rows
+            section.rows = ChunkedArray(part.rows.map { rows[$0] })
+            let endsSection = part.rows.last == lastRows[part.sectionIndex] ?? nil
+            if !endsSection { section.footer = nil }
+            parts.append(ListPage.Part(sectionIndex: index, rows: 0..<part.rows.count, continuesSection: part.continuesSection))
+            return section
+        }
+        if view.query.selectsRows, view.rowCount == 0, document.emptyText == nil {
+            document.emptyText = "No rows match " + describe(view.query) + "."
+        }
+        return (document, ListPage(parts: parts, next: nil))
+    }
+
+    /// The query in words, for the page that finds nothing: `"milk"`, and filters as written.
+    static func describe(_ query: ListQuery) -> String {
+        var parts: [String] = []
+        if let search = query.search { parts.append("\u{201C}\(search)\u{201D}") }
+        for filter in query.filters {
+            parts.append("\(filter.column) \(filter.op.rawValue)" + (filter.value.map { " \($0)" } ?? ""))
+        }
+        return parts.joined(separator: " and ")
+    }
+
+    /// The cursor after the page's last row (the page's `List-Cursor` and `data-cursor`).
+    static func lastCursor(_ view: ListView, _ page: ViewPage) -> ViewCursor? {
+        page.next ?? (view.rowCount > 0 ? view.cursor(atPosition: view.rowCount - 1) : nil)
+    }
+}
+
+/// The `limit` and `after` of a page of a view: `after` is a `ViewCursor` of this query.
+package struct ViewPageQuery {
+    package let limit: Int
+    package let after: ViewCursor?
+    let query: ListQuery
+
+    /// - Throws: 400 for a limit out of range, a malformed cursor or one of another view.
+    package init(_ request: Request, _ query: ListQuery) throws {
+        if let text = request.query("limit") {
+            guard let limit = Int(text), (1...PageQuery.maxLimit).contains(limit) else {
+                throw HTTPError(.badRequest, "limit must be a whole number from 1 to \(PageQuery.maxLimit).")
+            }
+            self.limit = limit
+        } else {
+            limit = PageQuery.defaultLimit
+        }
+        after = try request.query("after").map { text in
+            do {
+                let cursor = try ViewCursor(decoding: text)
+                guard cursor.fingerprint == query.fingerprint else { throw CursorError.otherView }
+                return cursor
+            } catch let error as CursorError {
+                throw HTTPError(.badRequest, "after: \(error.description).")
+            }
+        }
+        self.query = query
+    }
+
+    /// The query string of the page after `cursor`: the view's parameters, `after`, this limit.
+    package func nextQuery(after cursor: ViewCursor) -> String {
+        ViewRequest.parameters(query, "after=\(cursor.encoded)", limit == PageQuery.defaultLimit ? "" : "limit=\(limit)")
+    }
+}
