@@ -8,6 +8,9 @@ public struct Response: Sendable {
     public var body: Body
     /// Set for an answer too costly to make on the connection's thread (`Response.offThread`).
     public private(set) var maker: (@Sendable () -> Response)?
+    /// For a 304 made by the server from a 200 (`HTTPServer.notModified`): that 200's body
+    /// length, sent as `Content-Length` (RFC 9110 section 8.6) with no body.
+    public internal(set) var notModifiedLength: Int?
 
     /// What follows the header fields.
     public enum Body: Sendable {

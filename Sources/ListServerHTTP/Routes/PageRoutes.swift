@@ -16,7 +16,7 @@ package enum PageRoutes {
                          viewKey: String? = nil) throws -> Response {
         let query = try PageQuery(request)
         let etag = Conditional.etag(snapshot.version, variant: "html")
-        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let cacheControl = context.authorization.cacheControl(request)
         let render = {
             let page = snapshot.list.page(after: query.after, limit: query.limit)
             let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
@@ -25,13 +25,14 @@ package enum PageRoutes {
                 cursor: snapshot.list.lastCursor(of: page)?.encoded)
             var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
             response.headers["ETag"] = etag
-            pageHeaders(&response, nextHref: nextHref)
+            pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
             return response
         }
         // The first page of a version is what every visitor gets: build its answer once.
-        // A `PreparedResponse` also keeps its gzip form once made.
-        if query.after == nil && viewKey == nil {
+        // A `PreparedResponse` also keeps its gzip form once made. A page fetched with a key
+        // links with it and says `private`: made apart.
+        if query.after == nil && viewKey == nil && request.query("key") == nil {
             return Response(prepared: try snapshot.cache.firstPage(limit: query.limit) { try PreparedResponse(render()) })
         }
         return render()
@@ -48,7 +49,6 @@ package enum PageRoutes {
         let snapshot = try context.registry.existing(id: id)
         let html = Negotiation.prefersHTML(request)
         let etag = Conditional.etag(snapshot.version, variant: html ? "rows-html" : "rows")
-        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
         let page = snapshot.list.page(after: query.after, limit: query.limit)
         var response: Response
         if html {
@@ -65,7 +65,8 @@ package enum PageRoutes {
         }
         response.headers["ETag"] = etag
         if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
-        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) })
+        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) },
+                    cacheControl: context.authorization.cacheControl(request))
         return response
     }
 
@@ -75,17 +76,17 @@ package enum PageRoutes {
     }
 
     /// `Link: rel="next"`, `Vary` and caching headers shared by every page answer.
-    package static func pageHeaders(_ response: inout Response, nextHref: String?) {
+    package static func pageHeaders(_ response: inout Response, nextHref: String?, cacheControl: String) {
         if let nextHref { response.headers["Link"] = "<\(nextHref)>; rel=\"next\"" }
         response.headers["Vary"] = "Accept"
-        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Cache-Control"] = cacheControl
     }
 }
 
 /// The headers every HTML answer carries: no inline script, no MIME sniffing.
 package enum SecurityHeaders {
     package static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http: data:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; "
         + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     package static func apply(to response: inout Response) {
