@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HTTPServer
 
@@ -77,8 +78,23 @@ struct HeaderHygieneTests {
 struct ConditionalWireTests {
     static let page = String(repeating: "<tr><td>row</td></tr>\n", count: 40)
 
+    /// How often the `/validated` route made its answer, and the version it names.
+    static let made = Atomic<Int>(0)
+    static let version = Atomic<Int>(7)
+
     private func startServer() throws -> HTTPServer {
         var router = Router()
+        router.get("/validated") { _ in
+            let etag = "\"\(Self.version.load(ordering: .relaxed))-rows\""
+            return .validated(etag: etag) {
+                Self.made.add(1, ordering: .relaxed)
+                var response = Response.json(Array(("[" + String(repeating: "1,", count: 300) + "1]").utf8))
+                response.headers["ETag"] = etag
+                response.headers["Cache-Control"] = "no-cache"
+                response.headers["Link"] = "</validated?after=x>; rel=\"next\""
+                return response
+            }
+        }
         router.get("/page") { _ in
             var response = Response.html(Array(Self.page.utf8))
             response.headers["ETag"] = "\"7-html\""
@@ -125,6 +141,35 @@ struct ConditionalWireTests {
         #expect(identity304.headers["etag"] == "\"7-html\"")
         #expect(identity304.headers["content-length"] == String(Self.page.utf8.count))
         #expect(identity304.body.isEmpty)
+    }
+
+    @Test func aValidatedAnswerIsNotMadeAgainForA304() throws {
+        let server = try startServer()
+        defer { server.shutdown() }
+        Self.made.store(0, ordering: .relaxed)
+        Self.version.store(7, ordering: .relaxed)
+        let first = try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["Accept-Encoding: gzip"])
+        #expect(first.status == 200 && first.headers["etag"] == "\"7-rows-gzip\"")
+        #expect(Self.made.load(ordering: .relaxed) == 1)
+        let again = try TestClient.request(port: server.port, "GET", "/validated?x=1",
+                                           headers: ["Accept-Encoding: gzip", "If-None-Match: \"7-rows-gzip\""])
+        #expect(again.status == 304)
+        #expect(again.headers["content-length"] == first.headers["content-length"], "the 200's length, remembered")
+        #expect(again.headers["cache-control"] == "no-cache" && again.headers["vary"] == "Accept-Encoding")
+        #expect(again.headers["link"] == nil)
+        #expect(Self.made.load(ordering: .relaxed) == 1, "the 304 came from the memo")
+        let identity = try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["If-None-Match: \"7-rows\""])
+        #expect(identity.status == 304, "made once for the identity coding, then validated")
+        #expect(Self.made.load(ordering: .relaxed) == 2)
+        #expect(try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["If-None-Match: \"7-rows\""]).status == 304)
+        #expect(Self.made.load(ordering: .relaxed) == 2)
+        #expect(try TestClient.request(port: server.port, "GET", "/validated?x=2", headers: ["If-None-Match: \"7-rows\""]).status == 304,
+                "another target is made before it is validated")
+        #expect(Self.made.load(ordering: .relaxed) == 3)
+        Self.version.store(8, ordering: .relaxed)
+        let newer = try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["If-None-Match: \"7-rows\""])
+        #expect(newer.status == 200 && newer.headers["etag"] == "\"8-rows\"", "a new version is made and sent")
+        #expect(Self.made.load(ordering: .relaxed) == 4)
     }
 
     @Test func theIdentityTagDoesNotValidateTheGzipAnswer() throws {

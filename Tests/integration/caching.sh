@@ -17,6 +17,13 @@ check "the 304's Content-Length is the 200's, not 0" eq "$(header content-length
 check "the 304 has no Content-Type" eq "$(header content-type)" ""
 http GET /lists/countries -H 'Accept: application/json' -H 'If-None-Match: "1"' -H 'Origin: https://app.example'
 check "the 304 to an allowed origin carries its CORS fields" eq "$STATUS $(header access-control-allow-origin)" "304 https://app.example"
+# Pages of rows (made per request; the server remembers the 304 of what it sent).
+http GET '/lists/numbers/rows?limit=30' -H 'Origin: https://app.example'
+rows_tag=$(header etag) rows_length=$(header content-length)
+http GET '/lists/numbers/rows?limit=30' -H 'Origin: https://app.example' -H "If-None-Match: $rows_tag"
+check "rows: 304 with the 200's length and CORS fields" \
+    eq "$STATUS $(header content-length) $(header access-control-allow-origin)" "304 $rows_length https://app.example"
+check "rows: the 304 has no Link or List-Cursor" eq "$(header link)$(header list-cursor)" ""
 raw_request 'GET /lists/countries HTTP/1.1\r\nHost: x\r\nIf-None-Match: "1-html"\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
 check "the connection stays open after a 304" contains "$RAW" $'HTTP/1.1 304 Not Modified'
 check "and answers the next request" contains "$RAW" $'\nok'

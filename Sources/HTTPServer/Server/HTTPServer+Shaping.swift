@@ -15,7 +15,22 @@ extension HTTPServer {
         let response = router.respond(to: request) { request, error in
             Log.error("\(request.method) \(request.path) failed: \(String(reflecting: error))")
         }
-        return finished(response, method: request.method, requestHeaders: request.headers)
+        guard let validated = response.validated else {
+            return finished(response, method: request.method, requestHeaders: request.headers)
+        }
+        // A `validated` answer: a 304 from the memo when the request holds what was sent, else
+        // made now and remembered.
+        let key = NotModifiedMemo.Key(target: request.rawQuery.isEmpty ? request.path : request.path + "?" + request.rawQuery,
+                                      gzip: AcceptEncoding.acceptsGzip(request.headers["Accept-Encoding"]))
+        if request.method == .get || request.method == .head,
+           var notModified = notModifiedMemo.notModified(key, identityTag: validated.etag,
+                                                         ifNoneMatch: request.headers["If-None-Match"]) {
+            cors.apply(origin: cors.allowedOrigin(request.headers), to: &notModified.headers)
+            return notModified
+        }
+        let shaped = shaped(validated.make(), requestHeaders: request.headers)
+        notModifiedMemo.remember(key, identityTag: validated.etag, response: shaped)
+        return Self.notModified(shaped, method: request.method, requestHeaders: request.headers)
     }
 
     /// `shaped`, then answered 304 when the request's `If-None-Match` names the shaped answer's

@@ -14,21 +14,25 @@ package enum IndexRoutes {
     }
 
     /// The index page listing one page of lists with links (and `rel="next"` while more remain).
+    /// Rendered only when the client does not hold it already (`Response.validated`).
     package static func html(_ page: IndexPage, _ request: Request, _ context: ServerContext) -> Response {
-        let summaries = page.lists.map { snapshot in
-            ListSummary(id: snapshot.id, title: snapshot.document.title, rows: snapshot.list.rowCount, version: snapshot.version)
-        }
         let nextHref = page.nextHref(path: request.path)
-        var response = Response.html(HTMLRenderer().indexPage(summaries, nextHref: nextHref))
-        page.addHeaders(&response, variant: "html", nextHref: nextHref, cacheControl: context.authorization.cacheControl(request))
-        SecurityHeaders.apply(to: &response)
-        return response
+        let cacheControl = context.authorization.cacheControl(request)
+        return .validated(etag: page.etag(variant: "html")) {
+            let summaries = page.lists.map { snapshot in
+                ListSummary(id: snapshot.id, title: snapshot.document.title, rows: snapshot.list.rowCount, version: snapshot.version)
+            }
+            var response = Response.html(HTMLRenderer().indexPage(summaries, nextHref: nextHref))
+            page.addHeaders(&response, variant: "html", nextHref: nextHref, cacheControl: cacheControl)
+            SecurityHeaders.apply(to: &response)
+            return response
+        }
     }
 }
 
 /// One page of the index (`GET /`, `GET /lists`): lists in id order after `after` (a list id,
 /// the last of the previous page), at most `limit` (1…500, default 500) of them.
-package struct IndexPage {
+package struct IndexPage: Sendable {
     package static let defaultLimit = 500
     package static let maxLimit = 500
 

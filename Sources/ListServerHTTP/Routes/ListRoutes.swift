@@ -19,19 +19,22 @@ package enum ListRoutes {
     package static func index(_ request: Request, _ context: ServerContext) throws -> Response {
         let page = try IndexPage(request, context)
         if Negotiation.prefersHTML(request) { return IndexRoutes.html(page, request, context) }
-        let entries: [JSONValue] = page.lists.map { snapshot in
-            [
-                "id": .string(snapshot.id),
-                "title": .string(snapshot.document.title),
-                "rows": .number(Double(snapshot.list.rowCount)),
-                "version": .number(Double(snapshot.version)),
-            ]
+        let nextHref = page.nextHref(path: request.path)
+        let cacheControl = context.authorization.cacheControl(request)
+        return .validated(etag: page.etag(variant: nil)) {
+            let entries: [JSONValue] = page.lists.map { snapshot in
+                [
+                    "id": .string(snapshot.id),
+                    "title": .string(snapshot.document.title),
+                    "rows": .number(Double(snapshot.list.rowCount)),
+                    "version": .number(Double(snapshot.version)),
+                ]
+            }
+            let body = JSONValue.object(JSONObject([("lists", .array(entries)), ("next", page.next.map { .string($0) } ?? .null)]))
+            var response = Response.json(body.serialized())
+            page.addHeaders(&response, variant: nil, nextHref: nextHref, cacheControl: cacheControl)
+            return response
         }
-        let body = JSONValue.object(JSONObject([("lists", .array(entries)), ("next", page.next.map { .string($0) } ?? .null)]))
-        var response = Response.json(body.serialized())
-        page.addHeaders(&response, variant: nil, nextHref: page.nextHref(path: request.path),
-                        cacheControl: context.authorization.cacheControl(request))
-        return response
     }
 
     /// `PUT /lists/{id}`: create (201) or replace (200) the whole document.

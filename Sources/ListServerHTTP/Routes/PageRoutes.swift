@@ -17,7 +17,7 @@ package enum PageRoutes {
         let query = try PageQuery(request)
         let etag = Conditional.etag(snapshot.version, variant: "html")
         let cacheControl = context.authorization.cacheControl(request)
-        let render = {
+        let render = { @Sendable in
             let page = snapshot.list.page(after: query.after, limit: query.limit)
             let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
             let pageContext = PageContext(
@@ -35,7 +35,8 @@ package enum PageRoutes {
         if query.after == nil && viewKey == nil && request.query("key") == nil {
             return Response(prepared: try snapshot.cache.firstPage(limit: query.limit) { try PreparedResponse(render()) })
         }
-        return render()
+        // Rendered per request: a client that holds it gets its 304 without a rendering.
+        return .validated(etag: etag, render)
     }
 
     /// `GET /lists/{id}/rows`: JSON `{"sections", "next"}` or, for `Accept: text/html`, the
@@ -49,25 +50,29 @@ package enum PageRoutes {
         let snapshot = try context.registry.existing(id: id)
         let html = Negotiation.prefersHTML(request)
         let etag = Conditional.etag(snapshot.version, variant: html ? "rows-html" : "rows")
-        let page = snapshot.list.page(after: query.after, limit: query.limit)
-        var response: Response
-        if html {
-            let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
-            response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
-            SecurityHeaders.apply(to: &response)
-        } else {
-            let columns = snapshot.document.columns
-            let body: JSONValue = .object(JSONObject([
-                ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
-                ("next", page.next.map { .string($0.encoded) } ?? .null),
-            ]))
-            response = .json(body.serialized())
+        let cacheControl = context.authorization.cacheControl(request)
+        // Rendered per request: a client that holds it gets its 304 without a rendering.
+        return .validated(etag: etag) {
+            let page = snapshot.list.page(after: query.after, limit: query.limit)
+            var response: Response
+            if html {
+                let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
+                response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
+                SecurityHeaders.apply(to: &response)
+            } else {
+                let columns = snapshot.document.columns
+                let body: JSONValue = .object(JSONObject([
+                    ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
+                    ("next", page.next.map { .string($0.encoded) } ?? .null),
+                ]))
+                response = .json(body.serialized())
+            }
+            response.headers["ETag"] = etag
+            if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
+            pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) },
+                        cacheControl: cacheControl)
+            return response
         }
-        response.headers["ETag"] = etag
-        if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
-        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) },
-                    cacheControl: context.authorization.cacheControl(request))
-        return response
     }
 
     /// `&key=…` for the links of an answer to a view link (a checked key: URL-safe as it is).
