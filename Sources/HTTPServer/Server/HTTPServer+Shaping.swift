@@ -21,15 +21,15 @@ extension HTTPServer {
         // A `validated` answer: a 304 from the memo when the request holds what was sent, else
         // made now and remembered.
         let key = NotModifiedMemo.Key(target: request.rawQuery.isEmpty ? request.path : request.path + "?" + request.rawQuery,
-                                      gzip: AcceptEncoding.acceptsGzip(request.headers["Accept-Encoding"]))
+                                      gzip: AcceptEncoding.acceptsGzip(request.headers["Accept-Encoding"]),
+                                      identityTag: validated.etag)
         if request.method == .get || request.method == .head,
-           var notModified = notModifiedMemo.notModified(key, identityTag: validated.etag,
-                                                         ifNoneMatch: request.headers["If-None-Match"]) {
+           var notModified = notModifiedMemo.notModified(key, ifNoneMatch: request.headers["If-None-Match"]) {
             cors.apply(origin: cors.allowedOrigin(request.headers), to: &notModified.headers)
             return notModified
         }
         let shaped = shaped(validated.make(), requestHeaders: request.headers)
-        notModifiedMemo.remember(key, identityTag: validated.etag, response: shaped)
+        notModifiedMemo.remember(key, response: shaped)
         return Self.notModified(shaped, method: request.method, requestHeaders: request.headers)
     }
 
