@@ -22,8 +22,9 @@ extension HTMLRenderer {
     ///
     /// The id is percent-encoded as a path segment (ids are path-safe by API rules, so this
     /// normally changes nothing) and then escaped; an empty index says "No lists yet.". The index
-    /// links `list.css` but needs no script; its caption is the page's `<h1>`.
-    public func indexPage(_ lists: [ListSummary], assetsPath: String = "/assets") -> [UInt8] {
+    /// links `list.css` but needs no script; its caption is the page's `<h1>`. With `nextHref`
+    /// (the index is paged), it ends with a `rel="next"` link to the next page.
+    public func indexPage(_ lists: [ListSummary], assetsPath: String = "/assets", nextHref: String? = nil) -> [UInt8] {
         var out = HTMLWriter(capacity: 1024 + lists.count * 160)
         out.documentStart(title: "Lists", assetsPath: assetsPath, script: false)
         out.raw(
@@ -53,6 +54,11 @@ extension HTMLRenderer {
         out.raw("</tbody>\n")
         if lists.isEmpty {
             out.raw("<tbody class=\"empty\"><tr><td colspan=\"4\">No lists yet.</td></tr></tbody>\n")
+        }
+        if let nextHref {
+            out.raw("<tbody class=\"pagination\"><tr><td colspan=\"4\"><a rel=\"next\" href=\"")
+            out.escape(nextHref)
+            out.raw("\">More lists</a></td></tr></tbody>\n")
         }
         out.raw("</table>\n")
         out.documentEnd()

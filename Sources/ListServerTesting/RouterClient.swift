@@ -21,8 +21,9 @@ package struct RouterClient {
 
     @discardableResult
     package func send(_ method: HTTPMethod, _ target: String, _ body: String = "", headers: HTTPHeaders = HTTPHeaders()) throws -> Answer {
-        let response = router.respond(to: try Request(method: method, target: target, headers: headers, body: Array(body.utf8)))
-            .resolved()
+        let request = try Request(method: method, target: target, headers: headers, body: Array(body.utf8))
+        // As the server answers: a 200 whose ETag If-None-Match names becomes its 304.
+        let response = HTTPServer.notModified(router.respond(to: request).resolved(), method: method, requestHeaders: headers)
         return Answer(response: response, body: String(decoding: response.bodyBytes ?? [], as: UTF8.self))
     }
 

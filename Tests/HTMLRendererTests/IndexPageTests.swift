@@ -24,6 +24,13 @@ import Testing
         ]), named: "index")
     }
 
+    @Test func aPagedIndexLinksToItsNextPage() {
+        let summaries = [ListSummary(id: "a", title: "A", rows: 1, version: 1)]
+        let html = string(renderer.indexPage(summaries, nextHref: "/?after=a&limit=1\"><x"))
+        #expect(html.contains(#"<tbody class="pagination"><tr><td colspan="4"><a rel="next" href="/?after=a&amp;limit=1&quot;&gt;&lt;x">More lists</a>"#))
+        #expect(!string(renderer.indexPage(summaries)).contains("rel=\"next\""))
+    }
+
     @Test func emptyIndexSaysSo() {
         let html = string(renderer.indexPage([]))
         #expect(html.contains("No lists yet."))

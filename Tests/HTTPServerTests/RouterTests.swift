@@ -56,8 +56,18 @@ struct RouterTests {
     @Test func wrongMethodIs405WithAllow() throws {
         let response = try get("/lists/x", method: .delete)
         #expect(response.status == .methodNotAllowed)
-        #expect(response.headers["Allow"] == "GET, HEAD, PUT")
+        #expect(response.headers["Allow"] == "GET, HEAD, PUT, OPTIONS")
         #expect(text(response).contains("\"title\":\"Method Not Allowed\""))
+    }
+
+    @Test func optionsOnAKnownPathIs204WithAllowAndEvery405ListsOptions() throws {
+        let options = try get("/lists/x", method: .options)
+        #expect(options.status == .noContent)
+        #expect(options.headers["Allow"] == "GET, HEAD, PUT, OPTIONS")
+        #expect(try get("/nope", method: .options).status == .notFound)
+        let post = try get("/lists/x", method: .post)
+        #expect(post.status == .methodNotAllowed)
+        #expect(post.headers["Allow"]?.split(separator: ",").map { $0.trimmingOWS() }.contains("OPTIONS") == true)
     }
 
     @Test func headIsAnsweredByGetRoutes() throws {

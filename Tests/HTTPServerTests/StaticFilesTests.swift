@@ -24,9 +24,11 @@ struct StaticFilesTests {
 
         deinit { try? FileManager.default.removeItem(at: base) }
 
+        /// The file's answer as the server sends it (a 304 when `If-None-Match` names its tag).
         func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) throws -> Response {
             let request = try Request(method: .get, target: target, headers: headers)
-            return try files.response(for: Array(request.pathSegments.dropFirst()), request: request)
+            let response = try files.response(for: Array(request.pathSegments.dropFirst()), request: request)
+            return HTTPServer.notModified(response, method: .get, requestHeaders: headers)
         }
     }
 

@@ -19,6 +19,11 @@ struct EventRoutesTests {
         #expect(try request("/lists/l/events", lastEventID: "").since == nil)
     }
 
+    @Test func aPaddedLastEventIDIsTrimmed() throws {
+        #expect(try request("/lists/l/events", lastEventID: "1 ").since == 1, "RFC 9110 section 5.5")
+        #expect(try request("/lists/l/events", lastEventID: "\t7\t").since == 7)
+    }
+
     @Test func badQueriesAre400() {
         #expect(throws: HTTPError.self) { try request("/lists/l/events?view=xml") }
         #expect(throws: HTTPError.self) { try request("/lists/l/events?limit=5&until=x") }

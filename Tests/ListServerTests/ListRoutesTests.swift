@@ -64,6 +64,62 @@ struct ListRoutesTests {
         #expect(fresh.status == 200)
     }
 
+    @Test func theGzipAnswersTagNamesTheSameVersionInPreconditions() throws {
+        try client.put("/lists/g", json: groceries)
+        #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "\"1-gzip\""]).status == 200)
+        #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "\"1-gzip\""]).status == 412)
+        #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "W/\"2-gzip\""]).status == 412,
+                "If-Match compares strongly: a weak tag never matches")
+        #expect(try client.patch("/lists/g", "[]", headers: ["If-Match": "\"2-gzip\""]).status == 200)
+        #expect(try client.put("/lists/g", json: groceries, headers: ["If-None-Match": "\"3-gzip\""]).status == 412)
+        #expect(try client.send(.delete, "/lists/g", headers: ["If-Match": "\"3-gzip\""]).status == 204)
+    }
+
+    @Test func theIndexIsPagedWithACursorAndValidated() throws {
+        for id in ["c", "a", "b"] { try client.put("/lists/\(id)", json: groceries) }
+        let first = try client.get("/lists?limit=2")
+        let json = try JSONValue(parsing: Array(first.body.utf8))
+        #expect(json["/lists/0/id"] == "a" && json["/lists/1/id"] == "b")
+        #expect(json["/next"] == "b")
+        #expect(first.header("Link") == "</lists?after=b&limit=2>; rel=\"next\"")
+        let last = try client.get("/lists?after=b&limit=2")
+        #expect(try JSONValue(parsing: Array(last.body.utf8)) == ["lists": [["id": "c", "title": "Groceries", "rows": 2, "version": 1]],
+                                                                   "next": .null])
+        #expect(last.header("Link") == nil)
+        #expect(try client.get("/lists?after=zzz").body == #"{"lists":[],"next":null}"#, "a cursor past the end")
+        #expect(try client.get("/lists?limit=0").status == 400)
+        #expect(try client.get("/lists?limit=501").status == 400)
+        #expect(try client.get("/lists?after=-x").status == 400, "after is a list id")
+
+        let html = try client.get("/?limit=2")
+        #expect(html.body.contains(#"<a rel="next" href="/?after=b&amp;limit=2">"#))
+        #expect(html.header("Link") == "</?after=b&limit=2>; rel=\"next\"")
+        #expect(html.header("ETag") != first.header("ETag"), "HTML and JSON have their own tags")
+        #expect(!(try client.get("/").body.contains(#"rel="next""#)), "500 lists a page by default")
+
+        let etag = try #require(first.header("ETag"))
+        let cached = try client.send(.get, "/lists?limit=2", headers: ["If-None-Match": etag])
+        #expect(cached.status == 304)
+        #expect(cached.header("ETag") == etag && cached.header("Cache-Control") == "no-cache")
+        let htmlTag = try #require(html.header("ETag"))
+        #expect(try client.send(.get, "/?limit=2", headers: ["If-None-Match": htmlTag]).status == 304)
+        try client.put("/lists/a", json: groceries)
+        #expect(try client.send(.get, "/lists?limit=2", headers: ["If-None-Match": etag]).status == 200, "a write changes the tag")
+        #expect(try client.send(.get, "/?limit=2", headers: ["If-None-Match": htmlTag]).status == 200)
+        let afterWrite = try #require(try client.get("/lists?after=b&limit=2").header("ETag"))
+        try client.put("/lists/d", json: groceries)
+        #expect(try client.get("/lists?after=b&limit=2").header("ETag") != afterWrite, "a list created in the page's range")
+    }
+
+    @Test func theContentSecurityPolicyAllowsNoPlainHTTP() throws {
+        try client.put("/lists/g", json: groceries)
+        for target in ["/lists/g", "/"] {
+            let policy = try #require(try client.get(target).header("Content-Security-Policy"))
+            #expect(!policy.contains("http:"), "\(target): \(policy)")
+            #expect(policy.contains("img-src 'self' https: data:"))
+        }
+    }
+
     @Test func ifMatchGuardsEveryWrite() throws {
         try client.put("/lists/g", json: groceries)
         #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "\"7\""]).status == 412)
@@ -128,7 +184,7 @@ struct ListRoutesTests {
         #expect(json == ["lists": [
             ["id": "a", "title": "<Empty>", "rows": 0, "version": 1],
             ["id": "b", "title": "Groceries", "rows": 2, "version": 1],
-        ]])
+        ], "next": .null])
         let html = try client.get("/lists", accept: "text/html").body
         #expect(html.contains("/lists/a"))
         #expect(html.contains("&lt;Empty&gt;"))

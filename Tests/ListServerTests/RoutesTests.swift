@@ -16,7 +16,7 @@ struct RoutesTests {
     }
 
     private func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) throws -> (Response, String) {
-        let response = router.respond(to: try Request(method: .get, target: target, headers: headers))
+        let response = router.respond(to: try Request(method: .get, target: target, headers: headers)).resolved()
         return (response, String(decoding: response.bodyBytes ?? [], as: UTF8.self))
     }
 

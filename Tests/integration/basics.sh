@@ -21,7 +21,7 @@ check "404 body has a title" contains "$BODY" '"title":"Not Found"'
 
 http DELETE /healthz
 check "wrong method is 405" eq "$STATUS" 405
-check "405 has Allow" eq "$(header allow)" "GET, HEAD"
+check "405 has Allow" eq "$(header allow)" "GET, HEAD, OPTIONS"
 check "405 is problem+json" eq "$(header content-type)" "application/problem+json"
 
 raw_request 'HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gzip (API.md section 2): every kind of answer is compressed when the client accepts gzip, is
-# byte-identical once decompressed, keeps its ETag and 304, and is sent as it is otherwise.
+# byte-identical once decompressed, has an ETag of its own ("7" → "7-gzip") and its 304 (with
+# the 200's Cache-Control, Vary and length), and is sent as it is otherwise.
 source "$(dirname "$0")/lib.sh"
 start_server --demo
 
@@ -34,11 +35,20 @@ kind() {
     local etag
     etag=$(field "$name-id" etag)
     if [ -n "$etag" ]; then
-        check "$name: the ETag is the same in both codings" eq "$(field "$name-gz" etag)" "$etag"
-        fetch "$name-304" "$path" -H 'Accept-Encoding: gzip' -H "If-None-Match: $etag" "$@"
-        check "$name: If-None-Match gives 304 to a gzip client" eq "$(status_of "$name-304")" 304
+        check "$name: the gzip answer's strong ETag is the identity one's with -gzip" \
+            eq "$(field "$name-gz" etag)" "${etag%\"}-gzip\""
+        fetch "$name-304" "$path" -H 'Accept-Encoding: gzip' -H "If-None-Match: $(field "$name-gz" etag)" "$@"
+        check "$name: If-None-Match with the gzip tag gives 304 to a gzip client" eq "$(status_of "$name-304")" 304
         check "$name: the 304 has no body" eq "$(cat "$TEST_TMP/$name-304.body" 2>/dev/null | wc -c)" 0
-        check "$name: the 304 varies on Accept-Encoding, as the 200 does" contains "$(field "$name-304" vary)" "Accept-Encoding"
+        check "$name: the 304 repeats the 200's ETag, Vary and Cache-Control" \
+            eq "$(field "$name-304" etag)|$(field "$name-304" vary)|$(field "$name-304" cache-control)" \
+            "$(field "$name-gz" etag)|$(field "$name-gz" vary)|$(field "$name-gz" cache-control)"
+        check "$name: the 304's Content-Length is the 200's" eq "$(field "$name-304" content-length)" "$(field "$name-gz" content-length)"
+        fetch "$name-id304" "$path" -H "If-None-Match: $etag" "$@"
+        check "$name: the identity tag gives 304 to an identity client, with its length" \
+            eq "$(status_of "$name-id304") $(field "$name-id304" content-length)" "304 $(field "$name-id" content-length)"
+        fetch "$name-mixed" "$path" -H 'Accept-Encoding: gzip' -H "If-None-Match: $etag" "$@"
+        check "$name: the identity tag does not validate the gzip answer (200)" eq "$(status_of "$name-mixed")" 200
     fi
 }
 
@@ -79,6 +89,12 @@ check "a 404 problem is not compressed" eq "$(status_of missing) $(field missing
 # After a write the new version is compressed too (the cache is per version).
 put_json /lists/numbers/rows/n1 '{"cells": {"n": 1, "square": 1, "words": "one, changed"}}' >/dev/null
 fetch after /lists/numbers -H 'Accept: application/json' -H 'Accept-Encoding: gzip'
-check "the next version's document is compressed" eq "$(field after content-encoding) $(field after etag)" 'gzip "2"'
+check "the next version's document is compressed" eq "$(field after content-encoding) $(field after etag)" 'gzip "2-gzip"'
 check "and holds the write" contains "$(gunzip -c <"$TEST_TMP/after.body")" '"one, changed"'
+
+# A client that read the gzip answer's tag writes with it: If-Match takes it as the version.
+put_json /lists/numbers/rows/n1 '{"cells": {"n": 1, "square": 1, "words": "one, again"}}' -H 'If-Match: "2-gzip"' >/dev/null
+check "If-Match with the gzip tag of the current version writes" eq "$STATUS $(header etag)" '200 "3"'
+put_json /lists/numbers/rows/n1 '{"cells": {"n": 1, "square": 1, "words": "one, late"}}' -H 'If-Match: "2-gzip"' >/dev/null
+check "If-Match with the gzip tag of an old version is 412" eq "$STATUS" 412
 finish

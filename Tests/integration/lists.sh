@@ -153,7 +153,7 @@ check "the failed patch kept the version" eq "$(etag_now /lists/p)" "$version"
 http GET /lists
 check "GET /lists is 200 JSON" eq "$STATUS $(header content-type)" "200 application/json"
 check "GET /lists names every list by id, with title, rows and version" eq "$BODY" \
-    '{"lists":[{"id":"countries","title":"Countries","rows":2,"version":4},{"id":"fresh","title":"Fresh","rows":0,"version":1},{"id":"p","title":"Patched","rows":4,"version":5}]}'
+    '{"lists":[{"id":"countries","title":"Countries","rows":2,"version":4},{"id":"fresh","title":"Fresh","rows":0,"version":1},{"id":"p","title":"Patched","rows":4,"version":5}],"next":null}'
 http GET /lists -H 'Accept: text/html'
 check "GET /lists for HTML is the index" eq "$STATUS $(header content-type)" "200 text/html; charset=utf-8"
 check "the HTML index links each list" contains "$BODY" 'href="/lists/countries"'

@@ -29,6 +29,17 @@ enum MHDResponse {
         }
     }
 
+    /// A 304 whose `Content-Length` is `length`, the 200's (RFC 9110 section 8.6), with no body:
+    /// libmicrohttpd 0.9.75 sends a response's size as `Content-Length` even on a 304 (an empty
+    /// buffer gives `Content-Length: 0`, an unknown size `Transfer-Encoding: chunked`), and sends
+    /// no body for a 304 (it never calls the reader).
+    /// The corresponding C function is `MHD_create_response_from_callback`.
+    static func notModified(length: Int) throws -> OpaquePointer {
+        try mhdCall("MHD_create_response_from_callback") {
+            MHD_create_response_from_callback(UInt64(length), 256, endOfStreamReaderCallback, nil, nil)
+        }
+    }
+
     /// The answer to `HEAD` for a streaming response: its header fields, no body, and no
     /// `Content-Length` (the stream has none). libmicrohttpd 0.9.75 sends a chunked response's
     /// last chunk even to `HEAD`, and gives an empty one `Content-Length: 0`; an HTTP/1.0-style

@@ -35,6 +35,7 @@ extension PreparedResponse {
                 variants.gzipBytes = compressed
                 body = compressed
                 headers["Content-Encoding"] = "gzip"
+                if let etag = headers["ETag"] { headers["ETag"] = EntityTag.gzip(etag) }
             }
             cors.apply(origin: key.origin, to: &headers)
             let made = try PreparedResponse(Response(status: status, headers: headers, body: body))

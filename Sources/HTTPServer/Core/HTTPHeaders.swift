@@ -34,6 +34,20 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// These fields with each value's leading and trailing spaces and tabs removed (RFC 9110
+    /// section 5.5: they are not part of the field value). Values that have none are kept as
+    /// they are, without a copy.
+    public func trimmingValues() -> HTTPHeaders {
+        func padded(_ value: String) -> Bool {
+            guard let first = value.utf8.first, let last = value.utf8.last else { return false }
+            return first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+        }
+        guard fields.contains(where: { padded($0.value) }) else { return self }
+        var trimmed = self
+        trimmed.fields = fields.map { padded($0.value) ? (name: $0.name, value: Substring($0.value).trimmingOWS()) : $0 }
+        return trimmed
+    }
+
     public var count: Int { fields.count }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

@@ -13,6 +13,8 @@ public struct Request: Sendable {
     public let rawQuery: String
     /// Query items in order, decoded ("+" is a space).
     public let queryItems: [(name: String, value: String)]
+    /// The header fields in order, repeats kept, each value without leading and trailing spaces
+    /// and tabs (RFC 9110 section 5.5).
     public let headers: HTTPHeaders
     public let body: [UInt8]
     /// Parameters captured by the matched route pattern (`/lists/{id}` gives `parameters["id"]`).
@@ -59,7 +61,7 @@ public struct Request: Sendable {
             throw HTTPError(.badRequest, "The query string holds a malformed escape or bytes that are not UTF-8.")
         }
         self.queryItems = queryItems
-        self.headers = headers
+        self.headers = headers.trimmingValues()
         self.body = body
     }
 

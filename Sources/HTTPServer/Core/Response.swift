@@ -8,6 +8,11 @@ public struct Response: Sendable {
     public var body: Body
     /// Set for an answer too costly to make on the connection's thread (`Response.offThread`).
     public private(set) var maker: (@Sendable () -> Response)?
+    /// Set for an answer whose `ETag` is known before its body is made (`Response.validated`).
+    public private(set) var validated: Validated?
+    /// For a 304 made by the server from a 200 (`HTTPServer.notModified`): that 200's body
+    /// length, sent as `Content-Length` (RFC 9110 section 8.6) with no body.
+    public internal(set) var notModifiedLength: Int?
 
     /// What follows the header fields.
     public enum Body: Sendable {
@@ -34,9 +39,26 @@ public struct Response: Sendable {
         return response
     }
 
-    /// The answer itself: `make`'s for an `offThread` one (for callers without a server, e.g.
-    /// tests calling a router), else this one.
-    public func resolved() -> Response { maker?() ?? self }
+    /// An answer costly to make (a page rendered per request) whose identity `ETag` is known
+    /// first: the server answers a request that already holds it with a 304 without calling
+    /// `make`, when it has sent that answer before (`NotModifiedMemo` keeps the 200's length
+    /// and cache fields by request target); otherwise `make` runs on the connection's thread and
+    /// its answer (which must carry `etag`) is sent as any other.
+    public static func validated(etag: String, _ make: @escaping @Sendable () -> Response) -> Response {
+        var response = Response()
+        response.validated = Validated(etag: etag, make: make)
+        return response
+    }
+
+    /// The identity `ETag` and maker of a `validated` answer.
+    public struct Validated: Sendable {
+        public let etag: String
+        let make: @Sendable () -> Response
+    }
+
+    /// The answer itself: `make`'s for an `offThread` or `validated` one (for callers without a
+    /// server, e.g. tests calling a router), else this one.
+    public func resolved() -> Response { maker?() ?? validated?.make() ?? self }
 
     /// The body bytes, or nil for a stream (handy in tests).
     public var bodyBytes: [UInt8]? {

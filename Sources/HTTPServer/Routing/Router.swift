@@ -4,7 +4,8 @@ import ServerSupport
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Maps method and path to handlers; answers 404 for unknown paths and 405 (with `Allow`)
-/// for a known path with another method. `GET` routes also answer `HEAD`.
+/// for a known path with another method. `GET` routes also answer `HEAD`, and every known path
+/// answers `OPTIONS` with 204 and `Allow` (which always lists `OPTIONS`).
 ///
 /// ```swift
 /// var router = Router()
@@ -75,9 +76,12 @@ public struct Router: Sendable {
             if route.method == .get { allowed.append(.head) }
         }
         guard allowed.isEmpty else {
+            // Every known path answers OPTIONS (RFC 9110 section 9.3.7): 204 with `Allow`.
+            allowed.append(.options)
             var unique: [String] = []
             for method in allowed where !unique.contains(method.rawValue) { unique.append(method.rawValue) }
             let allow = unique.joined(separator: ", ")
+            if request.method == .options { return Response(status: .noContent, headers: ["Allow": allow]) }
             throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(allow).",
                             headers: ["Allow": allow])
         }

@@ -88,7 +88,8 @@ extension HTTPServer {
             }
             response = respond(to: request)
             if let make = response.maker {
-                offload({ [self] in shaped(make(), requestHeaders: request.headers) }, connection: connection, state: state)
+                offload({ [self] in finished(make(), method: request.method, requestHeaders: request.headers) },
+                        connection: connection, state: state)
                 return true
             }
         } catch let error as any HTTPResponseError {
@@ -141,6 +142,8 @@ extension HTTPServer {
         let mhdResponse: OpaquePointer
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {
+        case .bytes where response.notModifiedLength != nil:
+            mhdResponse = try MHDResponse.notModified(length: response.notModifiedLength ?? 0)
         case .bytes(let bytes):
             mhdResponse = try MHDResponse.fromBytes(bytes)
         case .prepared(let prepared):

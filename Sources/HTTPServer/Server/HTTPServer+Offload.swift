@@ -44,7 +44,7 @@ extension HTTPServer {
     func respondResolving(to request: Request) -> Response {
         let response = respond(to: request)
         guard let make = response.maker else { return response }
-        return shaped(make(), requestHeaders: request.headers)
+        return finished(make(), method: request.method, requestHeaders: request.headers)
     }
 
     /// Waits (up to `seconds`) for offloaded handlers to finish and resume their connections:

@@ -32,6 +32,8 @@ public final class HTTPServer: Sendable {
     private let daemon = Mutex<Daemon?>(nil)
     /// Handlers running off libmicrohttpd's threads (`HTTPServer+Offload`), awaited at shutdown.
     let handlersInFlight = DispatchGroup()
+    /// The 304s of `Response.validated` answers already sent.
+    let notModifiedMemo = NotModifiedMemo()
 
     /// The running libmicrohttpd daemon and the guard in front of it.
     struct Daemon: Sendable {

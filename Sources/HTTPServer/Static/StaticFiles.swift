@@ -44,18 +44,14 @@ public final class StaticFiles: Sendable {
         return !segment.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }
 
-    /// The response for the file at `segments` below the root: 200 with the bytes, or 304 when
-    /// the request's `If-None-Match` names the current `ETag`.
+    /// The response for the file at `segments` below the root: 200 with the bytes (the server
+    /// answers 304 when the request's `If-None-Match` names the `ETag` of the answer it would
+    /// send, `HTTPServer.notModified`).
     /// - Throws: `HTTPError` 404 when the path is unsafe or names no regular file.
     public func response(for segments: [String], request: Request) throws -> Response {
         guard !segments.isEmpty, segments.allSatisfy(Self.isSafe) else { throw notFound() }
         let relative = segments.joined(separator: "/")
         let file = try load(relative)
-        if let condition = request.headers["If-None-Match"], Self.matches(condition, etag: file.etag) {
-            var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
-            if let vary = file.prepared.headers["Vary"] { headers["Vary"] = vary }  // as the 200 would say
-            return Response(status: .notModified, headers: headers)
-        }
         return Response(prepared: file.prepared)
     }
 
@@ -95,16 +91,6 @@ public final class StaticFiles: Sendable {
 
     private func notFound() -> HTTPError {
         HTTPError(.notFound, "No such asset.")
-    }
-
-    /// `If-None-Match` comparison (weak, as RFC 9110 asks): "*" or any listed tag, `W/` ignored.
-    static func matches(_ condition: String, etag: String) -> Bool {
-        if condition.trimmingSpaces == "*" { return true }
-        return condition.split(separator: ",").contains { candidate in
-            var tag = Substring(candidate.description.trimmingSpaces)
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            return tag == etag
-        }
     }
 }
 

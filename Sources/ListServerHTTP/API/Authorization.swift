@@ -85,3 +85,13 @@ extension AccessDenial: HTTPResponseError {
         }
     }
 }
+
+extension Authorization {
+    /// The `Cache-Control` of a read's answer: `private, no-cache` when the answer needed a
+    /// credential (`--private`: a token or a view link) or was fetched with a view link's `key`,
+    /// so that no shared cache stores it; else `no-cache` (any cache may store it, and revalidates
+    /// it every time: cheap with the `ETag`).
+    package func cacheControl(_ request: Request) -> String {
+        policy.isPrivate || request.query("key") != nil ? "private, no-cache" : "no-cache"
+    }
+}

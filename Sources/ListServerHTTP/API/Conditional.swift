@@ -15,7 +15,8 @@ package enum Conditional {
         WritePrecondition(ifMatch: try tags(request, "If-Match"), ifNoneMatch: try tags(request, "If-None-Match"))
     }
 
-    /// A conditional header's `*` or entity tags (`"7"`, `W/"7"`), nil when absent or empty.
+    /// A conditional header's `*` or entity tags (`"7"`, `W/"7"`), nil when absent or empty. The
+    /// tag of a gzip answer names the same version (`"7-gzip"` is taken as `"7"`, `EntityTag.identity`).
     ///
     /// RFC 9110: `"*" / #entity-tag`, where an entity tag is `[W/]"…"` holding `%x21 / %x23-7E`
     /// (so a comma may sit inside the quotes), separated by commas and optional spaces.
@@ -26,7 +27,7 @@ package enum Conditional {
         guard let tags = entityTags(header) else {
             throw HTTPError(.badRequest, "\(name) must be * or entity tags such as \"7\", not \(header).")
         }
-        return .tags(tags)
+        return .tags(tags.map(EntityTag.identity))
     }
 
     /// The entity tags of a comma-separated list, as written (`W/` kept), or nil when malformed.
@@ -50,24 +51,6 @@ package enum Conditional {
             guard bytes[index] == UInt8(ascii: ",") else { return nil }
             index += 1
         }
-    }
-
-    /// Whether `If-None-Match` already names `etag` (answer 304).
-    package static func isFresh(_ request: Request, etag: String) -> Bool {
-        guard let header = request.headers["If-None-Match"] else { return false }
-        for candidate in header.split(separator: ",") {
-            var tag = String(candidate).trimmingSpaces
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            if tag == etag { return true }
-        }
-        return false
-    }
-
-    /// The 304 answer for `etag`, with the `Vary` its 200 would carry (RFC 9110 section 15.4.5):
-    /// documents and pages depend on `Accept` and `Accept-Encoding`.
-    package static func notModified(etag: String) -> Response {
-        Response(status: .notModified, headers: ["ETag": etag, "Vary": "Accept, Accept-Encoding"])
     }
 }
 

@@ -40,7 +40,7 @@ package enum EventRoutes {
         }
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
+            "Cache-Control": context.authorization.cacheControl(request),
             "X-Accel-Buffering": "no",
         ]
         let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in

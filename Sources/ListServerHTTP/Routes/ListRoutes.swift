@@ -15,23 +15,26 @@ package enum ListRoutes {
     }
 
     /// `GET /lists`: JSON by default, the HTML index for browsers; with `--private`, only the
-    /// lists the caller may read.
+    /// lists the caller may read; paged past 500 lists (`IndexPage`).
     package static func index(_ request: Request, _ context: ServerContext) throws -> Response {
-        let readable = try context.authorization.readableLists(request)
-        let lists = context.registry.all().filter { readable($0.id) }
-        if Negotiation.prefersHTML(request) { return IndexRoutes.page(lists) }
-        let entries: [JSONValue] = lists.map { snapshot in
-            [
-                "id": .string(snapshot.id),
-                "title": .string(snapshot.document.title),
-                "rows": .number(Double(snapshot.list.rowCount)),
-                "version": .number(Double(snapshot.version)),
-            ]
+        let page = try IndexPage(request, context)
+        if Negotiation.prefersHTML(request) { return IndexRoutes.html(page, request, context) }
+        let nextHref = page.nextHref(path: request.path)
+        let cacheControl = context.authorization.cacheControl(request)
+        return .validated(etag: page.etag(variant: nil)) {
+            let entries: [JSONValue] = page.lists.map { snapshot in
+                [
+                    "id": .string(snapshot.id),
+                    "title": .string(snapshot.document.title),
+                    "rows": .number(Double(snapshot.list.rowCount)),
+                    "version": .number(Double(snapshot.version)),
+                ]
+            }
+            let body = JSONValue.object(JSONObject([("lists", .array(entries)), ("next", page.next.map { .string($0) } ?? .null)]))
+            var response = Response.json(body.serialized())
+            page.addHeaders(&response, variant: nil, nextHref: nextHref, cacheControl: cacheControl)
+            return response
         }
-        var response = Response.json(JSONValue.object(JSONObject([("lists", .array(entries))])).serialized())
-        response.headers["Vary"] = "Accept"
-        response.headers["Cache-Control"] = "no-cache"
-        return response
     }
 
     /// `PUT /lists/{id}`: create (201) or replace (200) the whole document.
@@ -62,16 +65,18 @@ package enum ListRoutes {
         if Negotiation.explicitlyWantsJSON(request) {
             _ = try PageQuery(request)  // the page's limit and after are checked for JSON too (openapi.json says so)
             let etag = Conditional.etag(snapshot.version)
-            if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
-            let answer = { @Sendable in
-                try snapshot.cache.documentAnswer {
-                    var response = Response.json(snapshot.documentJSON)
-                    response.headers["ETag"] = etag
-                    response.headers["Vary"] = "Accept"
-                    response.headers["Cache-Control"] = "no-cache"
-                    return try PreparedResponse(response)
-                }
+            let cacheControl = context.authorization.cacheControl(request)
+            let make = { @Sendable in
+                var response = Response.json(snapshot.documentJSON)
+                response.headers["ETag"] = etag
+                response.headers["Vary"] = "Accept"
+                response.headers["Cache-Control"] = cacheControl
+                return response
             }
+            // The kept answer is everyone's; one fetched with a key on a public server says
+            // `private` (Authorization.cacheControl), so it is made apart.
+            if request.query("key") != nil && !context.authorization.policy.isPrivate { return make() }
+            let answer = { @Sendable in try snapshot.cache.documentAnswer { try PreparedResponse(make()) } }
             // A large document's first answer (serializing and, for gzip, compressing megabytes)
             // is made off the connection's thread, which meanwhile serves its other connections.
             if snapshot.list.rowCount >= ServerDefaults.offThreadRows, !snapshot.cache.hasDocumentAnswer {

@@ -8,6 +8,7 @@ package enum MetricsRoutes {
             try context.authorization.requireAdmin(request)
             var response = Response.text(context.metrics.prometheusText(prefix: "list_server_"))
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            response.headers["Cache-Control"] = context.authorization.policy.isPrivate ? "private, no-store" : "no-store"
             return response
         }
     }

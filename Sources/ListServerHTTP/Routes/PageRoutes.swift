@@ -16,8 +16,8 @@ package enum PageRoutes {
                          viewKey: String? = nil) throws -> Response {
         let query = try PageQuery(request)
         let etag = Conditional.etag(snapshot.version, variant: "html")
-        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
-        let render = {
+        let cacheControl = context.authorization.cacheControl(request)
+        let render = { @Sendable in
             let page = snapshot.list.page(after: query.after, limit: query.limit)
             let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
             let pageContext = PageContext(
@@ -26,16 +26,18 @@ package enum PageRoutes {
                 view: ViewControls(query: nil, viewKey: viewKey))
             var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
             response.headers["ETag"] = etag
-            pageHeaders(&response, nextHref: nextHref)
+            pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
             return response
         }
         // The first page of a version is what every visitor gets: build its answer once.
-        // A `PreparedResponse` also keeps its gzip form once made.
-        if query.after == nil && viewKey == nil {
+        // A `PreparedResponse` also keeps its gzip form once made. A page fetched with a key
+        // links with it and says `private`: made apart.
+        if query.after == nil && viewKey == nil && request.query("key") == nil {
             return Response(prepared: try snapshot.cache.firstPage(limit: query.limit) { try PreparedResponse(render()) })
         }
-        return render()
+        // Rendered per request: a client that holds it gets its 304 without a rendering.
+        return .validated(etag: etag, render)
     }
 
     /// `GET /lists/{id}/rows`: JSON `{"sections", "next"}` or, for `Accept: text/html`, the
@@ -52,25 +54,29 @@ package enum PageRoutes {
         let query = try PageQuery(request)
         let html = Negotiation.prefersHTML(request)
         let etag = Conditional.etag(snapshot.version, variant: html ? "rows-html" : "rows")
-        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
-        let page = snapshot.list.page(after: query.after, limit: query.limit)
-        var response: Response
-        if html {
-            let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
-            response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
-            SecurityHeaders.apply(to: &response)
-        } else {
-            let columns = snapshot.document.columns
-            let body: JSONValue = .object(JSONObject([
-                ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
-                ("next", page.next.map { .string($0.encoded) } ?? .null),
-            ]))
-            response = .json(body.serialized())
+        let cacheControl = context.authorization.cacheControl(request)
+        // Rendered per request: a client that holds it gets its 304 without a rendering.
+        return .validated(etag: etag) {
+            let page = snapshot.list.page(after: query.after, limit: query.limit)
+            var response: Response
+            if html {
+                let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
+                response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
+                SecurityHeaders.apply(to: &response)
+            } else {
+                let columns = snapshot.document.columns
+                let body: JSONValue = .object(JSONObject([
+                    ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
+                    ("next", page.next.map { .string($0.encoded) } ?? .null),
+                ]))
+                response = .json(body.serialized())
+            }
+            response.headers["ETag"] = etag
+            if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
+            pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) },
+                        cacheControl: cacheControl)
+            return response
         }
-        response.headers["ETag"] = etag
-        if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
-        pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) })
-        return response
     }
 
     /// `&key=…` for the links of an answer to a view link (a checked key: URL-safe as it is).
@@ -79,17 +85,17 @@ package enum PageRoutes {
     }
 
     /// `Link: rel="next"`, `Vary` and caching headers shared by every page answer.
-    package static func pageHeaders(_ response: inout Response, nextHref: String?) {
+    package static func pageHeaders(_ response: inout Response, nextHref: String?, cacheControl: String) {
         if let nextHref { response.headers["Link"] = "<\(nextHref)>; rel=\"next\"" }
         response.headers["Vary"] = "Accept"
-        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Cache-Control"] = cacheControl
     }
 }
 
 /// The headers every HTML answer carries: no inline script, no MIME sniffing.
 package enum SecurityHeaders {
     package static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http: data:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; "
         + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     package static func apply(to response: inout Response) {

@@ -114,9 +114,44 @@ struct AccessRoutesTests {
         #expect(try client.get("/lists").status == 401)
         #expect(try client.send(.get, "/lists", headers: Self.bearer("reader")).body.contains(#""id":"team-b""#))
         #expect(!(try client.send(.get, "/lists", headers: Self.bearer("reader")).body.contains(#""id":"other""#)))
-        #expect(try client.send(.get, "/lists", headers: Self.bearer("ops")).body == #"{"lists":[]}"#)
+        #expect(try client.send(.get, "/lists", headers: Self.bearer("ops")).body == #"{"lists":[],"next":null}"#)
         let page = try client.send(.get, "/", headers: Self.bearer("writer")).body
         #expect(page.contains("/lists/team-a") && !page.contains("/lists/team-b"))
+    }
+
+    @Test func aPaddedBearerTokenIsTrimmed() throws {
+        let client = try Self.client(private: true)
+        #expect(try client.send(.get, "/lists/team-a", headers: ["Authorization": "Bearer reader \t"]).status == 200)
+    }
+
+    @Test func answersThatNeedACredentialOrAKeyArePrivate() throws {
+        let closed = try Self.client(private: true)
+        let reader = Self.bearer("reader")
+        for (target, accept) in [("/lists/team-a", "application/json"), ("/lists/team-a", "text/html"),
+                                 ("/lists/team-a/rows", "application/json"), ("/lists", "application/json"), ("/", "text/html")] {
+            var headers = reader
+            headers["Accept"] = accept
+            let answer = try closed.send(.get, target, headers: headers)
+            #expect(answer.status == 200)
+            #expect(answer.header("Cache-Control") == "private, no-cache", "\(target) as \(accept)")
+        }
+        let links = ViewLinks(secret: Self.secret)
+        let key = links.key(for: "other", expiry: Int(Date().timeIntervalSince1970) + 60)
+        #expect(try closed.send(.get, "/lists/other?key=\(key)").header("Cache-Control") == "private, no-cache")
+        var notModified = reader
+        notModified["Accept"] = "application/json"
+        notModified["If-None-Match"] = try #require(try closed.send(.get, "/lists/team-a", headers: notModified).header("ETag"))
+        let cached = try closed.send(.get, "/lists/team-a", headers: notModified)
+        #expect(cached.status == 304)
+        #expect(cached.header("Cache-Control") == "private, no-cache", "a 304 says what its 200 says")
+
+        let open = try Self.client(private: false)
+        #expect(try open.get("/lists/other").header("Cache-Control") == "no-cache")
+        #expect(try open.get("/lists/other", accept: "application/json").header("Cache-Control") == "no-cache")
+        #expect(try open.get("/lists/other?key=\(key)").header("Cache-Control") == "private, no-cache")
+        #expect(try open.get("/lists/other?key=\(key)", accept: "application/json").header("Cache-Control") == "private, no-cache")
+        #expect(try open.get("/lists/other", accept: "application/json").header("Cache-Control") == "no-cache",
+                "the kept answer is not the key's")
     }
 
     @Test func privateMetricsNeedAdmin() throws {
