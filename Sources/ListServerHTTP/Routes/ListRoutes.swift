@@ -59,7 +59,7 @@ package enum ListRoutes {
             return try CSVExport.response(snapshot, query: ViewRequest.query(request, columns: snapshot.document.columns))
         }
         if let query = try ViewRequest.query(request, columns: snapshot.document.columns) {
-            if Negotiation.explicitlyWantsJSON(request) { return try ViewRoutes.document(request, snapshot, query) }
+            if Negotiation.explicitlyWantsJSON(request) { return try ViewRoutes.document(request, snapshot, query, context) }
             return try ViewRoutes.page(request, snapshot, query, context, viewKey: viewKey)
         }
         if Negotiation.explicitlyWantsJSON(request) {

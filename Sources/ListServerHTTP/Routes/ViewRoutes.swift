@@ -8,37 +8,42 @@ import ListService
 /// per version and query (`SnapshotCache.view`); cursors are `ViewCursor`s bound to the query.
 package enum ViewRoutes {
     /// `GET /lists/{id}?VIEW` as JSON: the view's document (matching rows in view order).
-    package static func document(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery) throws -> Response {
+    package static func document(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery,
+                                 _ context: ServerContext) throws -> Response {
         _ = try ViewPageQuery(request, query)
         let etag = Conditional.etag(snapshot.version, variant: ViewRequest.etagVariant(query))
-        if Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
         let view = try ViewRequest.view(snapshot, query)
-        var response = Response.json(view.document.json.serialized())
-        response.headers["ETag"] = etag
-        response.headers["Vary"] = "Accept"
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        let cacheControl = context.authorization.cacheControl(request)
+        return .validated(etag: etag) {
+            var response = Response.json(view.document.json.serialized())
+            response.headers["ETag"] = etag
+            response.headers["Vary"] = "Accept"
+            response.headers["Cache-Control"] = cacheControl
+            return response
+        }
     }
 
     /// `GET /lists/{id}?VIEW` as HTML: a page of the view (the first, or the one after `after`).
     package static func page(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
                              viewKey: String?) throws -> Response {
         let pageQuery = try ViewPageQuery(request, query)
-        let etag = Conditional.etag(snapshot.version, variant: "html-" + ViewRequest.etagVariant(query))
-        if pageQuery.after == nil, Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
+        let etag = Conditional.etag(snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant)
         let view = try ViewRequest.view(snapshot, query)
         let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
+        let cacheControl = context.authorization.cacheControl(request)
         let nextHref = page.next.map { "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
         let (document, listPage) = pageDocument(view, page)
         let pageContext = PageContext(
             listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
             cursor: lastCursor(view, page)?.encoded, linksIndex: viewKey == nil,
             view: ViewControls(query: query, viewKey: viewKey))
-        var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext))
-        if pageQuery.after == nil { response.headers["ETag"] = etag }
-        PageRoutes.pageHeaders(&response, nextHref: nextHref)
-        SecurityHeaders.apply(to: &response)
-        return response
+        return .validated(etag: etag) {
+            var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext))
+            response.headers["ETag"] = etag
+            PageRoutes.pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
+            SecurityHeaders.apply(to: &response)
+            return response
+        }
     }
 
     /// `GET /lists/{id}/rows?VIEW`: a page of the view as JSON `{"sections", "next"}` or, for
@@ -47,12 +52,13 @@ package enum ViewRoutes {
                              viewKey: String?) throws -> Response {
         let pageQuery = try ViewPageQuery(request, query)
         let html = Negotiation.prefersHTML(request)
-        let variant = (html ? "rows-html-" : "rows-") + ViewRequest.etagVariant(query)
+        let variant = (html ? "rows-html-" : "rows-") + ViewRequest.etagVariant(query) + pageQuery.variant
         let etag = Conditional.etag(snapshot.version, variant: variant)
-        if pageQuery.after == nil, Conditional.isFresh(request, etag: etag) { return Conditional.notModified(etag: etag) }
         let view = try ViewRequest.view(snapshot, query)
         let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
+        let cacheControl = context.authorization.cacheControl(request)
         let id = snapshot.id
+        return .validated(etag: etag) {
         var response: Response
         if html {
             let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
@@ -67,12 +73,13 @@ package enum ViewRoutes {
             ]))
             response = .json(body.serialized())
         }
-        if pageQuery.after == nil { response.headers["ETag"] = etag }
+        response.headers["ETag"] = etag
         if let last = lastCursor(view, page) { response.headers["List-Cursor"] = last.encoded }
         PageRoutes.pageHeaders(&response, nextHref: page.next.map {
             "/lists/\(id)/rows?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
-        })
+        }, cacheControl: cacheControl)
         return response
+        }
     }
 
     /// A document holding just `page`'s rows, and the `ListPage` that shows it whole: each part's
@@ -139,6 +146,21 @@ package struct ViewPageQuery {
             }
         }
         self.query = query
+    }
+
+    /// What tells this page's answers apart from the view's other pages in its `ETag`: the
+    /// cursor's hash and the limit ("" for the first page at the default limit).
+    package var variant: String {
+        var out = ""
+        if let after { out += "-a" + String(fnv(after.encoded), radix: 16) }
+        if limit != PageQuery.defaultLimit { out += "-l\(limit)" }
+        return out
+    }
+
+    private func fnv(_ text: String) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        return hash
     }
 
     /// The query string of the page after `cursor`: the view's parameters, `after`, this limit.
