@@ -35,6 +35,10 @@ public enum ServerDefaults {
     public static let bodyMinimumRate = 1024
     /// Seconds a live subscriber may stay too far behind before it is disconnected (`--stale-timeout`).
     public static let staleTimeoutSeconds = 30.0
+    /// Seconds a write may wait for its list in all (`--write-timeout`): behind other writers of
+    /// the list in this server, for a pooled connection, and for the store's locks (PostgreSQL's
+    /// `lock_timeout`, SQLite's busy timeout); then 503 with `Retry-After`.
+    public static let writeTimeoutSeconds = 10.0
 
     // MARK: Inside
 
