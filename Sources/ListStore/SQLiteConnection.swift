@@ -25,16 +25,16 @@ final class SQLiteConnection {
 
     deinit { close() }
 
-    /// How long a statement waits for another process's lock on the database file (a write
-    /// waits less: the time left before its deadline, `waitingAtMost`): 5 s.
+    /// How long a statement waits for another process's lock on the database file: 5 s (a
+    /// write waits the time left before its deadline instead, `waitingAtMost`).
     static let busyTimeoutMilliseconds = 5_000
 
-    /// Runs `body` with SQLite's busy timeout set to at most `milliseconds`, then puts the
-    /// usual one back. The corresponding C function is `sqlite3_busy_timeout`.
+    /// Runs `body` with SQLite's busy timeout set to `milliseconds`, then puts the usual one
+    /// back (two calls that only set the connection's handler). The corresponding C function is
+    /// `sqlite3_busy_timeout`.
     func waitingAtMost<T>(milliseconds: Int, _ body: () throws -> T) rethrows -> T {
-        let limit = min(milliseconds, Self.busyTimeoutMilliseconds)
-        if limit == Self.busyTimeoutMilliseconds { return try body() }
-        sqlite3_busy_timeout(handle, Int32(max(1, limit)))
+        if milliseconds == Self.busyTimeoutMilliseconds { return try body() }
+        sqlite3_busy_timeout(handle, Int32(clamping: max(1, milliseconds)))
         defer { sqlite3_busy_timeout(handle, Int32(Self.busyTimeoutMilliseconds)) }
         return try body()
     }

@@ -132,8 +132,8 @@ public final class SQLiteStore: Store {
         return rows
     }
 
-    /// A write waits for another process's lock on the file (`SQLITE_BUSY`, then `.busy`) at
-    /// most until its deadline, and never longer than 5 s.
+    /// A write waits for another process's lock on the file (`SQLITE_BUSY`, then `.busy`) until
+    /// its deadline (without one, SQLite's usual 5 s).
     public func commit(_ write: StoreWrite, deadline: ContinuousClock.Instant?) throws {
         try writing { db in
             try db.waitingAtMost(milliseconds: try Self.milliseconds(until: deadline, id: write.id)) {

@@ -45,6 +45,10 @@ public enum ServerDefaults {
     /// Writes kept per list in the store's change log, from which live streams resume.
     public static let changeLogLimit = 1_000
 
+    /// Most threads running write handlers at once (`HandlerThreads`); more handlers queue.
+    /// A handler waiting for its list holds one, for at most `--write-timeout`.
+    public static let maxHandlerThreads = 512
+
     /// From this many rows on, an answer that serializes a whole list is made off the
     /// connection's thread (`Response.offThread`), so other connections are not held up.
     public static let offThreadRows = 20_000

@@ -1,7 +1,8 @@
 import Foundation
+import ServerSupport
 
 /// The threads offloaded handlers run on (`HTTPServer+Offload`): one per handler running, made
-/// when every thread is busy, up to `maxThreads`; a thread idle for `idleSeconds` ends.
+/// when every thread is busy, up to `maxThreads` (`ServerDefaults.maxHandlerThreads`); a thread idle for `idleSeconds` ends.
 ///
 /// Not a Dispatch concurrent queue: on Linux its pool stops at a few threads per core and does
 /// not see that they are blocked, and write handlers do block: a write waits (up to
@@ -22,7 +23,7 @@ final class HandlerThreads: @unchecked Sendable {
     /// Jobs signalled to idle threads and not yet claimed by one of them (at most `idle`).
     private var wakeups = 0
 
-    init(maxThreads: Int = 512, idleSeconds: Double = 30) {
+    init(maxThreads: Int = ServerDefaults.maxHandlerThreads, idleSeconds: Double = 30) {
         self.maxThreads = max(1, maxThreads)
         self.idleSeconds = idleSeconds
     }
