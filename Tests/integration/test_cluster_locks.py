@@ -1,10 +1,10 @@
 """Writes wait for their list a bounded time, whatever PostgreSQL's locks do (issue 25 point 2).
 
-One instance with `--write-timeout 2` on a private PostgreSQL; locks are taken from `psql`
+Two instances with `--write-timeout 2` on a private PostgreSQL; locks are taken from `psql`
 sessions kept open, as an operator (or a careless script) would:
 
 - the list's advisory lock (the one every writer of the list takes): six writes sent 0.2 s
-  apart each answer 503 with `Retry-After` within about 2 s (not one after another, 30 s each),
+  apart, alternately to each instance, each answer 503 with `Retry-After` within about 2 s (not one after another, 30 s each),
   the detail naming the list and the lock; writes to other lists meanwhile (more of them than
   the pool has connections) answer 200 at once; once the session ends, writes succeed;
 - `LOCK TABLE changes IN ACCESS EXCLUSIVE MODE` in an open transaction: writes to any list
@@ -75,14 +75,14 @@ def append(server, list_id, key, timeout=15):
     return status, headers, body, time.monotonic() - started
 
 
-def send_spaced(server, list_id, count, spacing, prefix):
-    """`count` writes, each on its own thread, sent `spacing` seconds apart; returns the threads
-    and the list their results go to (in sending order)."""
+def send_spaced(servers, list_id, count, spacing, prefix):
+    """`count` writes, each on its own thread, sent `spacing` seconds apart to each of `servers`
+    in turn; returns the threads and the list their results go to (in sending order)."""
     results = [None] * count
     threads = []
 
     def one(index):
-        results[index] = append(server, list_id, f"{prefix}{index}")
+        results[index] = append(servers[index % len(servers)], list_id, f"{prefix}{index}")
 
     for index in range(count):
         thread = threading.Thread(target=one, args=(index,))
@@ -115,7 +115,8 @@ def check_busy_answers(results, list_id, what):
                  details[:2])
 
 
-def test_advisory_lock(server, url):
+def test_advisory_lock(servers, url):
+    server = servers[0]
     for list_id in ["held", "free0", "free1", "free2", "free3", "free4"]:
         status, _, body = request(server, "PUT", f"/lists/{list_id}", LIST)
         checks.check(f"PUT /lists/{list_id}", status in (200, 201), (status, body[:200]))
@@ -125,12 +126,12 @@ def test_advisory_lock(server, url):
                                              f"AND classid = {ADVISORY_KEY} AND objid::int = hashtext('held')") == "1",
                           timeout=20)
         checks.check("psql holds the list's advisory lock", held)
-        threads, results = send_spaced(server, "held", 6, 0.2, "blocked")
+        threads, results = send_spaced(servers, "held", 6, 0.2, "blocked")
         # Meanwhile: writes to five other lists at once (the pool has four connections).
         others = [None] * 5
 
         def other(index):
-            others[index] = append(server, f"free{index}", "meanwhile", timeout=10)
+            others[index] = append(servers[index % len(servers)], f"free{index}", "meanwhile", timeout=10)
 
         other_threads = [threading.Thread(target=other, args=(index,)) for index in range(5)]
         for thread in other_threads:
@@ -142,15 +143,17 @@ def test_advisory_lock(server, url):
         print(f"     other lists meanwhile: statuses {statuses}, seconds {times}")
         checks.check("writes to five other lists meanwhile answer 200", all(status == 200 for status in statuses), statuses)
         checks.check("... at once (under 1 s each)", all(result[3] < 1.0 for result in others), times)
-        check_busy_answers(results, "held", "six writes 0.2 s apart to the locked list")
+        check_busy_answers(results, "held", "six writes 0.2 s apart to the locked list, on two instances")
     finally:
         holder.end()
-    status, _, body, seconds = append(server, "held", "after")
-    checks.check("once the psql session ends, a write to the list answers 200", status == 200,
-                 (status, body[:200], seconds))
+    for index, each in enumerate(servers):
+        status, _, body, seconds = append(each, "held", f"after{index}")
+        checks.check(f"once the psql session ends, a write to the list on instance {index + 1} answers 200",
+                     status == 200, (status, body[:200], seconds))
 
 
-def test_changes_table_lock(server, url):
+def test_changes_table_lock(servers, url):
+    server = servers[0]
     holder = PsqlSession(url, "BEGIN;", "LOCK TABLE changes IN ACCESS EXCLUSIVE MODE;")
     try:
         held = wait_until(lambda: query(url, "SELECT count(*) FROM pg_locks WHERE relation = 'changes'::regclass "
@@ -181,17 +184,17 @@ def test_changes_table_lock(server, url):
 
 def main():
     postgres = clusterlib.Postgres()
-    server = None
+    servers = []
     try:
         url = postgres.database("locks")
-        server = livetest.Server("--write-timeout", str(int(TIMEOUT)), db=url)
-        checks.run("a list's advisory lock held from psql", test_advisory_lock, server, url)
-        checks.run("the changes table locked from psql", test_changes_table_lock, server, url)
-        if server.alive():
-            warnings = [line for line in server.log_lines() if "gave up after" in line]
-            checks.check("the log says which write gave up and why", warnings, server.log_lines()[-5:])
+        servers = [livetest.Server("--write-timeout", str(int(TIMEOUT)), db=url) for _ in range(2)]
+        checks.run("a list's advisory lock held from psql", test_advisory_lock, servers, url)
+        checks.run("the changes table locked from psql", test_changes_table_lock, servers, url)
+        if servers[0].alive():
+            warnings = [line for line in servers[0].log_lines() if "gave up after" in line]
+            checks.check("the log says which write gave up and why", warnings, servers[0].log_lines()[-5:])
     finally:
-        if server:
+        for server in servers:
             server.stop()
         postgres.destroy()
     raise SystemExit(checks.summary())
