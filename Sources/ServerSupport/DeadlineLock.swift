@@ -48,14 +48,34 @@ public final class DeadlineLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// What `lock(before:unlessWaiting:)` did.
+    public enum Outcome: Sendable, Equatable {
+        /// The caller holds the lock.
+        case acquired
+        /// The deadline passed first; the caller does not hold the lock.
+        case timedOut
+        /// As many callers as allowed were waiting already; the caller did not wait.
+        case queueFull
+    }
+
     /// Takes the lock, waiting at most until `deadline`; false when the deadline passed first
     /// (then the lock is not held by the caller). A deadline already past still takes a free lock.
     public func lock(before deadline: ContinuousClock.Instant) -> Bool {
+        lock(before: deadline, unlessWaiting: .max) == .acquired
+    }
+
+    /// Takes the lock, waiting at most until `deadline`, unless `limit` callers wait for it
+    /// already (then `.queueFull` at once).
+    public func lock(before deadline: ContinuousClock.Instant, unlessWaiting limit: Int) -> Outcome {
         pthread_mutex_lock(mutex)
         if !held && waiting.isEmpty {
             held = true
             pthread_mutex_unlock(mutex)
-            return true
+            return .acquired
+        }
+        if waiting.count >= limit {
+            pthread_mutex_unlock(mutex)
+            return .queueFull
         }
         let ticket = nextTicket
         nextTicket &+= 1
@@ -65,7 +85,7 @@ public final class DeadlineLock: @unchecked Sendable {
             if ContinuousClock.now >= deadline {
                 waiting.removeAll { $0 == ticket }
                 pthread_mutex_unlock(mutex)
-                return false
+                return .timedOut
             }
             if pthread_cond_timedwait(condition, mutex, &timeout) == ETIMEDOUT {
                 // Checked once more above: a hand-off that came with the timeout still counts.
@@ -74,7 +94,7 @@ public final class DeadlineLock: @unchecked Sendable {
         }
         handedTo = nil
         pthread_mutex_unlock(mutex)
-        return true
+        return .acquired
     }
 
     /// Takes the lock, however long it takes.
@@ -96,11 +116,12 @@ public final class DeadlineLock: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 
-    /// Runs `body` holding the lock, taken before `deadline`; when it cannot be, throws
-    /// `timedOut()` without running `body`.
-    public func withLock<T, E: Error>(before deadline: ContinuousClock.Instant, orThrow timedOut: () -> E,
-                                      _ body: () throws -> T) throws -> T {
-        guard lock(before: deadline) else { throw timedOut() }
+    /// Runs `body` holding the lock, taken before `deadline` unless `limit` callers wait for it
+    /// already; when it cannot be, throws `refusal(outcome)` without running `body`.
+    public func withLock<T, E: Error>(before deadline: ContinuousClock.Instant, unlessWaiting limit: Int = .max,
+                                      orThrow refusal: (Outcome) -> E, _ body: () throws -> T) throws -> T {
+        let outcome = lock(before: deadline, unlessWaiting: limit)
+        guard outcome == .acquired else { throw refusal(outcome) }
         defer { unlock() }
         return try body()
     }

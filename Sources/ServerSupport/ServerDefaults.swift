@@ -45,6 +45,11 @@ public enum ServerDefaults {
     /// Writes kept per list in the store's change log, from which live streams resume.
     public static let changeLogLimit = 1_000
 
+    /// Most writes waiting for one list in an instance (behind the one being written); more get
+    /// 503 at once, so that writers piling onto a list held by a lock cannot take every handler
+    /// thread from writes to other lists.
+    public static let maxQueuedWritersPerList = 32
+
     /// Most threads running write handlers at once (`HandlerThreads`); more handlers queue.
     /// A handler waiting for its list holds one, for at most `--write-timeout`.
     public static let maxHandlerThreads = 512

@@ -58,6 +58,28 @@ struct WriteTimeoutTests {
         #expect(registry.snapshot(id: "held")?.version == 2)
     }
 
+    /// Past `maxQueuedWriters` waiting, a write to the list is refused at once (queueFull),
+    /// while those queued wait for their deadline as usual.
+    @Test func aFullQueueRefusesAtOnce() throws {
+        let registry = try ListRegistry(store: try SQLiteStore(path: ":memory:"), writeTimeout: .seconds(2), maxQueuedWriters: 2)
+        try registry.write(id: "held", mayCreate: true) { _ in Self.document }
+        let entry = try registry.slot(for: "held", creating: false)
+        entry.writer.lock()
+        let queued = (0..<2).map { _ in Thread { _ = try? registry.write(id: "held") { $0! } } }
+        queued.forEach { $0.start() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while entry.writer.waiterCount < 2 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        let started = ContinuousClock.now
+        #expect(throws: RegistryError.queueFull(id: "held", waiting: 2)) { try registry.write(id: "held") { $0! } }
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        entry.writer.unlock()
+        while queued.contains(where: { !$0.isFinished }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(registry.snapshot(id: "held")?.version == 3, "the two queued writes went through once the lock was let go")
+        let error = RegistryError.queueFull(id: "held", waiting: 2)
+        #expect(error.status == .serviceUnavailable && error.responseHeaders["Retry-After"] == "1")
+        #expect(error.problemDetail?.hasPrefix("List \"held\" is being written by another writer (or locked in the store), and 2 more") == true)
+    }
+
     /// SQLite: another process (here, another connection) holding the database's write lock
     /// makes a write wait until its deadline, not SQLite's usual 5 s busy timeout, and answer
     /// busy, not "the store cannot be reached".

@@ -42,9 +42,26 @@ struct DeadlineLockTests {
         defer { lock.unlock() }
         var ran = false
         #expect(throws: TimedOut.self) {
-            try lock.withLock(before: .now + .milliseconds(20), orThrow: { TimedOut() }) { ran = true }
+            try lock.withLock(before: .now + .milliseconds(20), orThrow: { _ in TimedOut() }) { ran = true }
         }
         #expect(!ran)
+    }
+
+    @Test func aFullQueueRefusesAtOnce() {
+        let lock = DeadlineLock()
+        lock.lock()
+        let waiter = Thread { if lock.lock(before: .now + .seconds(30)) { lock.unlock() } }
+        waiter.start()
+        let queued = ContinuousClock.now + .seconds(10)
+        while lock.waiterCount < 1 && ContinuousClock.now < queued { Thread.sleep(forTimeInterval: 0.001) }
+        let started = ContinuousClock.now
+        #expect(lock.lock(before: .now + .seconds(5), unlessWaiting: 1) == .queueFull)
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(lock.lock(before: .now + .milliseconds(20), unlessWaiting: 2) == .timedOut)
+        lock.unlock()
+        while !waiter.isFinished { Thread.sleep(forTimeInterval: 0.002) }
+        #expect(lock.lock(before: .now, unlessWaiting: 0) == .acquired, "a free lock is taken whatever the limit")
+        lock.unlock()
     }
 
     @Test func waitersAreServedInTheOrderTheyCame() {

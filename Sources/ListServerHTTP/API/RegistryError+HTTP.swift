@@ -3,13 +3,13 @@ import HTTPServer
 import ListService
 
 extension RegistryError: HTTPResponseError {
-    /// 404, 412, 507 (too many lists) or 503 with `Retry-After` (contended, busy), as the cases say.
+    /// 404, 412, 507 (too many lists) or 503 with `Retry-After` (contended, busy, queue full), as the cases say.
     package var status: HTTPStatus {
         switch self {
         case .notFound: .notFound
         case .preconditionFailed: .preconditionFailed
         case .tooManyLists: .insufficientStorage
-        case .contended, .busy: .serviceUnavailable
+        case .contended, .busy, .queueFull: .serviceUnavailable
         }
     }
 
@@ -21,12 +21,14 @@ extension RegistryError: HTTPResponseError {
         case .contended(let id): "Other writers kept changing list \"\(id)\" first; try again."
         case .busy(let id, let seconds, _):
             "List \"\(id)\" is being written by another writer (or locked in the store); gave up after \(Self.format(seconds)) s."
+        case .queueFull(let id, let waiting):
+            "List \"\(id)\" is being written by another writer (or locked in the store), and \(waiting) more writes wait for it already; try again later."
         }
     }
 
     package var responseHeaders: HTTPHeaders {
         switch self {
-        case .contended, .busy: ["Retry-After": "1"]
+        case .contended, .busy, .queueFull: ["Retry-After": "1"]
         default: HTTPHeaders()
         }
     }

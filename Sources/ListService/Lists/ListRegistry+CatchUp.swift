@@ -14,7 +14,7 @@ extension ListRegistry {
         let deadline = ContinuousClock.now + writeTimeout
         while true {
             let entry = try slot(for: id, creating: false)
-            let done = try entry.writer.withLock(before: deadline, orThrow: {
+            let done = try entry.writer.withLock(before: deadline, orThrow: { _ in
                 busy(id: id, cause: "catching up: other writers of the list held it here")
             }) { () -> Bool in
                 if entry.removed.load(ordering: .acquiring) { return false }

@@ -82,7 +82,9 @@ extension ListRegistry {
     /// The whole write has one deadline, `writeTimeout` from now: the wait for the writer lock
     /// (behind this list's other writers, in order) ends then, and `attempt` gets it for the
     /// store, whose waits for a connection and for locks end then too. Either way the write
-    /// throws `RegistryError.busy` (503), having changed nothing.
+    /// throws `RegistryError.busy` (503), having changed nothing. A write that finds
+    /// `maxQueuedWriters` writes waiting already does not queue: `RegistryError.queueFull` (503).
+    /// So a list held by a lock ties up at most that many handler threads, whatever comes.
     private func committing<T>(id: String, creating: Bool,
                                _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T) throws -> T {
         let deadline = ContinuousClock.now + writeTimeout
@@ -103,8 +105,10 @@ extension ListRegistry {
         var conflicts = 0
         while true {
             let entry = try slot(for: id, creating: creating)
-            let result: T? = try entry.writer.withLock(before: deadline, orThrow: {
-                busy(id: id, cause: "other writers of the list held it here (\(entry.writer.waiterCount) waiting)")
+            let result: T? = try entry.writer.withLock(before: deadline, unlessWaiting: maxQueuedWriters, orThrow: { outcome in
+                outcome == .queueFull
+                    ? RegistryError.queueFull(id: id, waiting: maxQueuedWriters)
+                    : busy(id: id, cause: "other writers of the list held it here (\(entry.writer.waiterCount) waiting)")
             }) {
                 defer {
                     if !entry.removed.load(ordering: .acquiring), entry.current.withLock({ $0 == nil }) {

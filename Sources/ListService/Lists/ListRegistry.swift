@@ -41,15 +41,20 @@ package final class ListRegistry: Sendable {
     /// writers here, then for the store's connection and locks (`--write-timeout`). Past it the
     /// write throws `RegistryError.busy` and changes nothing.
     package let writeTimeout: Duration
+    /// The most writes that wait for one list (behind the one being written); more are refused
+    /// at once with `RegistryError.queueFull`.
+    package let maxQueuedWriters: Int
 
     /// Loads every stored list and hands each to `publish` (as a change from nothing), so the
     /// live hub knows them; a stored list that no longer decodes stops the start with its id.
     /// - Parameter publish: gets every committed change, in version order per list.
     package init(store: any Store, maxLists: Int = ServerDefaults.maxLists,
                  writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds),
+                 maxQueuedWriters: Int = ServerDefaults.maxQueuedWritersPerList,
                  publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
         self.store = store
         self.writeTimeout = writeTimeout
+        self.maxQueuedWriters = maxQueuedWriters
         self.maxLists = maxLists
         self.publish = publish
         var loaded: [String: Entry] = [:]

@@ -13,4 +13,7 @@ package enum RegistryError: Error, Equatable {
     /// of the list held it, here or in the store (a PostgreSQL lock: the list's, or a table's),
     /// HTTP 503 with `Retry-After`. `cause` says what was waited for, for the log.
     case busy(id: String, seconds: Double, cause: String)
+    /// `waiting` writes already waited for the list (`ServerDefaults.maxQueuedWritersPerList`):
+    /// the write did not queue (HTTP 503 with `Retry-After`).
+    case queueFull(id: String, waiting: Int)
 }
