@@ -19,11 +19,25 @@ final class SQLiteConnection {
             throw SQLiteError(code: code, message: "cannot open \(path): \(message)")
         }
         handle = db
-        sqlite3_busy_timeout(db, 5_000)
+        sqlite3_busy_timeout(db, Int32(Self.busyTimeoutMilliseconds))
         sqlite3_extended_result_codes(db, 1)
     }
 
     deinit { close() }
+
+    /// How long a statement waits for another process's lock on the database file: 5 s (a
+    /// write waits the time left before its deadline instead, `waitingAtMost`).
+    static let busyTimeoutMilliseconds = 5_000
+
+    /// Runs `body` with SQLite's busy timeout set to `milliseconds`, then puts the usual one
+    /// back (two calls that only set the connection's handler). The corresponding C function is
+    /// `sqlite3_busy_timeout`.
+    func waitingAtMost<T>(milliseconds: Int, _ body: () throws -> T) rethrows -> T {
+        if milliseconds == Self.busyTimeoutMilliseconds { return try body() }
+        sqlite3_busy_timeout(handle, Int32(clamping: max(1, milliseconds)))
+        defer { sqlite3_busy_timeout(handle, Int32(Self.busyTimeoutMilliseconds)) }
+        return try body()
+    }
 
     /// Finalizes every statement and closes the database; later calls must not use it.
     /// The corresponding C function is `sqlite3_close_v2`.

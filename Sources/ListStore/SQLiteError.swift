@@ -27,14 +27,16 @@ func check(_ code: Int32, _ db: OpaquePointer?, _ context: @autoclosure () -> St
 
 extension SQLiteError {
     /// What the failure means for a caller (`StoreError.Kind`): `.full` when the disk (or quota)
-    /// has no room, `.unavailable` when it may pass (other I/O errors, a busy or locked or
-    /// read-only database, no memory), `.failed` for anything else (corruption, misuse).
+    /// has no room, `.busy` when another connection (another process) kept the database locked
+    /// past the busy timeout, `.unavailable` when it may pass (other I/O errors, a read-only
+    /// database, no memory), `.failed` for anything else (corruption, misuse).
     public var storeKind: StoreError.Kind {
         if systemErrno == ENOSPC || systemErrno == EDQUOT { return .full }
         switch code & 0xFF {
         case SQLITE_FULL: return .full
         case SQLITE_IOERR where code == SQLITE_IOERR | (19 << 8): return .full  // SQLITE_IOERR_SHMSIZE
-        case SQLITE_IOERR, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_NOMEM, SQLITE_PROTOCOL:
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_IOERR, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_NOMEM, SQLITE_PROTOCOL:
             return .unavailable
         default: return .failed
         }

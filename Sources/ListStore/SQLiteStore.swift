@@ -132,8 +132,11 @@ public final class SQLiteStore: Store {
         return rows
     }
 
-    public func commit(_ write: StoreWrite) throws {
+    /// A write waits for another process's lock on the file (`SQLITE_BUSY`, then `.busy`) until
+    /// its deadline (without one, SQLite's usual 5 s).
+    public func commit(_ write: StoreWrite, deadline: ContinuousClock.Instant?) throws {
         try writing { db in
+            try db.waitingAtMost(milliseconds: try Self.milliseconds(until: deadline, id: write.id)) {
             try db.transaction {
                 try Self.requireVersion(before: write.version, of: write.id, db)
                 let upsertList = try db.statement("""
@@ -163,13 +166,24 @@ public final class SQLiteStore: Store {
                 try trimLog.bind(write.id, write.version - changeLogLimit)
                 try trimLog.run()
             }
+            }
         }
+    }
+
+    /// The time left before `deadline`, in milliseconds, for SQLite's busy timeout (nil: the
+    /// usual 5 s); throws `.busy` when it has passed.
+    private static func milliseconds(until deadline: ContinuousClock.Instant?, id: String) throws -> Int {
+        guard let deadline else { return SQLiteConnection.busyTimeoutMilliseconds }
+        let left = deadline - ContinuousClock.now
+        guard left > .milliseconds(1) else { throw StoreError(.busy, "the write to list \(id) reached its deadline before it could begin") }
+        return Int(Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15)
     }
 
     /// On a full disk, the reserve is given back first (a deletion needs room too), and the
     /// deleted list's pages are given back to the file system after (`SQLiteStore+Space`).
-    public func delete(id: String, version: Int) throws {
+    public func delete(id: String, version: Int, deadline: ContinuousClock.Instant?) throws {
         try deleting { db in
+            try db.waitingAtMost(milliseconds: try Self.milliseconds(until: deadline, id: id)) {
             try db.transaction {
                 try Self.requireVersion(before: version, of: id, db)
                 let tombstone = try db.statement("INSERT OR REPLACE INTO tombstones (id, version) VALUES (?, ?)")
@@ -181,6 +195,7 @@ public final class SQLiteStore: Store {
                     try statement.bind(id)
                     try statement.run()
                 }
+            }
             }
         }
     }

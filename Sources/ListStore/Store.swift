@@ -28,12 +28,15 @@ public protocol Store: Sendable {
     /// by exactly one (the list's, or for a list created again its tombstone's, or 0 for a new
     /// id); otherwise throws `VersionConflict` and nothing changes. The change log records the
     /// write's patch and the order keys of the rows it stored.
-    func commit(_ write: StoreWrite) throws
+    /// - Parameter deadline: the most the write may wait, in all, for a connection and for the
+    ///   database's locks (the list's, a table's); past it the store throws `StoreError(.busy)`
+    ///   and nothing changes. Nil: only the store's own limits.
+    func commit(_ write: StoreWrite, deadline: ContinuousClock.Instant?) throws
 
     /// Removes a list, its rows and its change log, remembering `version` (the deletion's own
     /// version, which must follow the committed one by one, else `VersionConflict`) so that a
-    /// list created again under `id` starts after it.
-    func delete(id: String, version: Int) throws
+    /// list created again under `id` starts after it. `deadline` as for `commit`.
+    func delete(id: String, version: Int, deadline: ContinuousClock.Instant?) throws
 
     /// The changes after `version` up to the newest, oldest first; nil when the log no longer
     /// reaches back that far (or the list is unknown).
@@ -60,6 +63,12 @@ public protocol Store: Sendable {
 }
 
 extension Store {
+    /// Commits with only the store's own time limits (`commit(_:deadline:)`).
+    public func commit(_ write: StoreWrite) throws { try commit(write, deadline: nil) }
+
+    /// Deletes with only the store's own time limits (`delete(id:version:deadline:)`).
+    public func delete(id: String, version: Int) throws { try delete(id: id, version: version, deadline: nil) }
+
     /// A store that cannot tell (PostgreSQL reports a full disk per write, as `StoreError.full`).
     public var isOutOfRoom: Bool { false }
 }
@@ -106,6 +115,10 @@ public struct StoreError: Error, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The database cannot be reached now (HTTP 503 with `Retry-After`); it may come back.
         case unavailable
+        /// The write waited past its deadline for a lock another writer (or a session of the
+        /// database's own) holds: the list's, or a table's. Nothing changed; the registry
+        /// answers 503 with `Retry-After` naming the list.
+        case busy
         /// No space left for the write (HTTP 507); deleting may free some.
         case full
         /// Anything else (HTTP 500); the message says what.

@@ -6,8 +6,11 @@ public enum StoreLocation {
     /// Opens the store `location` names (PostgreSQL: connects and migrates the schema).
     /// - Parameter diskReserve: for an SQLite file, the bytes kept in reserve for deletions on a
     ///   full disk (`SQLiteStore`).
-    public static func open(_ location: String, diskReserve: Int = ServerDefaults.diskReserve) throws -> any Store {
-        if PostgresStore.accepts(location) { return try PostgresStore(url: location) }
+    /// - Parameter writeTimeout: for PostgreSQL, the session's `lock_timeout` (writes wait for
+    ///   locks at most until their own deadlines, which the registry gives them).
+    public static func open(_ location: String, diskReserve: Int = ServerDefaults.diskReserve,
+                            writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds)) throws -> any Store {
+        if PostgresStore.accepts(location) { return try PostgresStore(url: location, lockTimeout: writeTimeout) }
         return try SQLiteStore(path: location, diskReserve: diskReserve)
     }
 

@@ -35,6 +35,10 @@ public enum ServerDefaults {
     public static let bodyMinimumRate = 1024
     /// Seconds a live subscriber may stay too far behind before it is disconnected (`--stale-timeout`).
     public static let staleTimeoutSeconds = 30.0
+    /// Seconds a write may wait for its list in all (`--write-timeout`): behind other writers of
+    /// the list in this server, for a pooled connection, and for the store's locks (PostgreSQL's
+    /// `lock_timeout`, SQLite's busy timeout); then 503 with `Retry-After`.
+    public static let writeTimeoutSeconds = 10.0
 
     // MARK: Inside
 
@@ -43,6 +47,15 @@ public enum ServerDefaults {
 
     /// Views (sorted, filtered, searched) of one list kept per version (`--max-views`).
     public static let maxViews = 64
+
+    /// Most writes waiting for one list in an instance (behind the one being written); more get
+    /// 503 at once, so that writers piling onto a list held by a lock cannot take every handler
+    /// thread from writes to other lists.
+    public static let maxQueuedWritersPerList = 32
+
+    /// Most threads running write handlers at once (`HandlerThreads`); more handlers queue.
+    /// A handler waiting for its list holds one, for at most `--write-timeout`.
+    public static let maxHandlerThreads = 512
 
     /// From this many rows on, an answer that serializes a whole list is made off the
     /// connection's thread (`Response.offThread`), so other connections are not held up.

@@ -98,6 +98,13 @@ struct ListServerCommand: ParsableCommand {
     var staleTimeout = ServerDefaults.staleTimeoutSeconds
 
     @Option(help: ArgumentHelp(
+        "Seconds a write may wait for its list in all: behind the list's other writers, then for the store's locks "
+            + "(PostgreSQL: the list's lock, a table lock; SQLite: another process's lock on the file). Then 503 with "
+            + "Retry-After, saying the list is being written by another writer or locked in the store.",
+        valueName: "seconds"))
+    var writeTimeout = ServerDefaults.writeTimeoutSeconds
+
+    @Option(help: ArgumentHelp(
         "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
         valueName: "name"))
     var instance: String?
@@ -146,6 +153,7 @@ struct ListServerCommand: ParsableCommand {
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
         guard staleTimeout > 0 && staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
+        guard writeTimeout >= 0.01 && writeTimeout <= 3_600 else { throw ValidationError("--write-timeout must be in [0.01, 3600].") }
         if let instance, !Settings.isValidInstanceName(instance) {
             throw ValidationError("--instance \(instance): 1 to 32 of A-Za-z0-9_-.")
         }
@@ -184,6 +192,7 @@ struct ListServerCommand: ParsableCommand {
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout, instanceName: instance)
         settings.diskReserve = diskReserve
+        settings.writeTimeoutSeconds = writeTimeout
         try App(settings: settings).run()
     }
 }

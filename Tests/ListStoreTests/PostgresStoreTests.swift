@@ -47,6 +47,31 @@ import Testing
         #expect(try connection.query("SELECT version FROM schema_version").int(0, 0) == PostgresSchema.version)
     }
 
+    /// A write waits for the list's advisory lock, or for a table lock (`LOCK TABLE changes`),
+    /// held by another session at most until its deadline (`lock_timeout` set per transaction to
+    /// the time left), then throws `.busy`, not `.unavailable`; and succeeds once it is free.
+    @Test func locksHeldElsewhereAreWaitedForUntilTheDeadline() throws {
+        let database = try TestDatabase(.postgres)
+        let store = try database.open()
+        try store.commit(tests.write("a", 1))
+        let other = try PGConnection(PostgresAddress(database.postgresURL))
+        for lock in ["SELECT pg_advisory_lock(1818850164, hashtext('a'))", "BEGIN; LOCK TABLE changes IN ACCESS EXCLUSIVE MODE"] {
+            try other.execute(lock)
+            let started = ContinuousClock.now
+            #expect { try store.commit(tests.write("a", 2), deadline: started + .milliseconds(400)) } throws: {
+                ($0 as? StoreError)?.kind == .busy
+            }
+            let waited = ContinuousClock.now - started
+            #expect(waited >= .milliseconds(350) && waited < .milliseconds(2_000), "\(lock): waited \(waited)")
+            #expect { try store.commit(tests.write("a", 2), deadline: .now - .seconds(1)) } throws: {
+                ($0 as? StoreError)?.kind == .busy
+            }
+            try other.execute(lock.hasPrefix("BEGIN") ? "ROLLBACK" : "SELECT pg_advisory_unlock_all()")
+        }
+        try store.commit(tests.write("a", 2), deadline: .now + .seconds(5))
+        #expect(try store.versions().lists == ["a": 2])
+    }
+
     @Test func aSchemaNewerThanTheProgramIsRefused() throws {
         let database = try TestDatabase(.postgres)
         _ = try database.open()
@@ -110,7 +135,8 @@ import Testing
         #expect(kind("53100") == .full, "disk full")
         #expect(kind("08006") == .unavailable, "connection failure")
         #expect(kind("57P01") == .unavailable, "admin shutdown")
-        #expect(kind("57014") == .unavailable, "statement timeout")
+        #expect(kind("57014") == .busy, "statement timeout or cancelled: a write gave up waiting")
+        #expect(kind("55P03") == .busy, "lock_timeout: another session holds the lock")
         #expect(kind("40001") == .unavailable, "serialization failure")
         #expect(kind("25006") == .unavailable, "read-only (a standby)")
         #expect(kind("23505") == .failed, "unique violation: a bug, not an outage")

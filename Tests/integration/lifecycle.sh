@@ -7,8 +7,11 @@ output=$(LIST_SERVER_TOKEN= timeout 10 "$LIST_SERVER_BIN" --host 0.0.0.0 --port 
 check "0.0.0.0 without a token refuses to start" eval '[ "$status" -ne 0 ]'
 check "the refusal says why" contains "$output" "no token"
 
+output=$("$LIST_SERVER_BIN" --write-timeout 0 2>&1)
+check "--write-timeout 0 is refused, saying why" contains "$output" "--write-timeout must be in"
+
 output=$("$LIST_SERVER_BIN" --help 2>&1)
-for flag in --host --port --db --token --public --demo --max-body; do
+for flag in --host --port --db --token --public --demo --max-body --write-timeout; do
     check "--help mentions $flag" contains "$output" "$flag"
 done
 

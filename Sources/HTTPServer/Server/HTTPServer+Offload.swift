@@ -15,9 +15,10 @@ import Synchronization
 /// `Response.offThread` (a large document serialized for the first time). A connection holds
 /// one request at a time, so answers keep their order.
 extension HTTPServer {
-    /// Where offloaded handlers run: concurrent; writes to one list are serialised by the
-    /// registry, not here.
-    static let handlerQueue = DispatchQueue(label: "http-server.handlers", qos: .userInitiated, attributes: .concurrent)
+    /// Where offloaded handlers run: a thread each (`HandlerThreads`), so a write that waits for
+    /// its list never holds up the handlers of other lists; writes to one list are serialised
+    /// by the registry, not here.
+    static let handlerQueue = HandlerThreads()
 
     /// Whether requests of this method are answered off the connection's thread.
     static func runsOffThread(_ method: HTTPMethod) -> Bool {

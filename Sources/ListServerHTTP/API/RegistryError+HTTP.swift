@@ -1,14 +1,15 @@
+import Foundation
 import HTTPServer
 import ListService
 
 extension RegistryError: HTTPResponseError {
-    /// 404, 412, 507 (too many lists) or 503 with `Retry-After` (contended), as the cases say.
+    /// 404, 412, 507 (too many lists) or 503 with `Retry-After` (contended, busy, queue full), as the cases say.
     package var status: HTTPStatus {
         switch self {
         case .notFound: .notFound
         case .preconditionFailed: .preconditionFailed
         case .tooManyLists: .insufficientStorage
-        case .contended: .serviceUnavailable
+        case .contended, .busy, .queueFull: .serviceUnavailable
         }
     }
 
@@ -18,11 +19,29 @@ extension RegistryError: HTTPResponseError {
         case .preconditionFailed(let message): message
         case .tooManyLists(let limit): "The server holds its limit of \(limit) lists; delete one first."
         case .contended(let id): "Other writers kept changing list \"\(id)\" first; try again."
+        case .busy(let id, let seconds, _):
+            "List \"\(id)\" is being written by another writer (or locked in the store); gave up after \(Self.format(seconds)) s."
+        case .queueFull(let id, let waiting):
+            "List \"\(id)\" is being written by another writer (or locked in the store), and \(waiting) more writes wait for it already; try again later."
         }
     }
 
     package var responseHeaders: HTTPHeaders {
-        if case .contended = self { return ["Retry-After": "1"] }
-        return HTTPHeaders()
+        switch self {
+        case .contended, .busy, .queueFull: ["Retry-After": "1"]
+        default: HTTPHeaders()
+        }
+    }
+
+    package var logMessage: String? {
+        if case .busy(let id, let seconds, let cause) = self {
+            return "write to list \(id) gave up after \(Self.format(seconds)) s: \(cause)"
+        }
+        return nil
+    }
+
+    /// `10`, `2.5`: whole seconds without a fraction.
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 }

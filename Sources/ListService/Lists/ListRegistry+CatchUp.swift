@@ -8,11 +8,15 @@ extension ListRegistry {
     /// deleted and created again elsewhere is both: the old one deleted, the new one loaded.
     /// - Parameter version: the committed version heard of (a feed notification), if known;
     ///   nothing is read when the list is already there.
-    /// - Throws: `StoreError` when the store cannot be read.
+    /// - Throws: `StoreError` when the store cannot be read; `RegistryError.busy` when the
+    ///   list's writers held it for `writeTimeout`.
     package func catchUp(id: String, to version: Int? = nil) throws {
+        let deadline = ContinuousClock.now + writeTimeout
         while true {
             let entry = try slot(for: id, creating: false)
-            let done = try entry.writer.withLock { _ -> Bool in
+            let done = try entry.writer.withLock(before: deadline, orThrow: { _ in
+                busy(id: id, cause: "catching up: other writers of the list held it here")
+            }) { () -> Bool in
                 if entry.removed.load(ordering: .acquiring) { return false }
                 defer {
                     if !entry.removed.load(ordering: .acquiring), entry.current.withLock({ $0 == nil }) {

@@ -1,4 +1,5 @@
 import Foundation
+import ServerSupport
 import ListModel
 import ListStore
 
@@ -40,7 +41,7 @@ extension ListRegistry {
         id: String, precondition: WritePrecondition, mayCreate: Bool,
         _ compute: (ListSnapshot?) throws -> (list: IndexedList, patch: JSONPatch, rows: IndexedRowEdit?)
     ) throws -> ListSnapshot {
-        try committing(id: id, creating: mayCreate) { entry, old in
+        try committing(id: id, creating: mayCreate) { entry, old, deadline in
             guard old != nil || mayCreate else { throw RegistryError.notFound(id: id) }
             if let failure = precondition.failure(version: old?.version) {
                 throw RegistryError.preconditionFailed(failure)
@@ -50,7 +51,7 @@ extension ListRegistry {
             let new = ListSnapshot(id: id, version: base + 1, list: list)
             let write = rows.map { StoredListCoding.write(to: new, rowEdit: $0) }
                 ?? StoredListCoding.write(from: old, to: new, patch: patch)
-            try store.commit(write)
+            try store.commit(write, deadline: deadline)
             accept(ListChange(id: id, old: old, new: new, patch: patch), into: entry)
             return new
         }
@@ -59,12 +60,12 @@ extension ListRegistry {
     /// Deletes a list. Returns the last snapshot it had.
     @discardableResult
     package func delete(id: String, precondition: WritePrecondition = .none) throws -> ListSnapshot {
-        try committing(id: id, creating: false) { entry, old in
+        try committing(id: id, creating: false) { entry, old, deadline in
             guard let old else { throw RegistryError.notFound(id: id) }
             if let failure = precondition.failure(version: old.version) {
                 throw RegistryError.preconditionFailed(failure)
             }
-            try store.delete(id: id, version: old.version + 1)
+            try store.delete(id: id, version: old.version + 1, deadline: deadline)
             accept(ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])), into: entry,
                    deletedAt: old.version + 1)
             return old
@@ -77,12 +78,38 @@ extension ListRegistry {
     /// it; a refusal (any other error but the store's own) is checked the same way once, so
     /// that `If-Match`, a failing patch test or a missing row are judged against the committed
     /// version, not a stale copy. A slot left empty is retired.
+    ///
+    /// The whole write has one deadline, `writeTimeout` from now: the wait for the writer lock
+    /// (behind this list's other writers, in order) ends then, and `attempt` gets it for the
+    /// store, whose waits for a connection and for locks end then too. Either way the write
+    /// throws `RegistryError.busy` (503), having changed nothing. A write that finds
+    /// `maxQueuedWriters` writes waiting already does not queue: `RegistryError.queueFull` (503).
+    /// So a list held by a lock ties up at most that many handler threads, whatever comes.
     private func committing<T>(id: String, creating: Bool,
-                               _ attempt: (Entry, ListSnapshot?) throws -> T) throws -> T {
+                               _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T) throws -> T {
+        let deadline = ContinuousClock.now + writeTimeout
+        do {
+            return try committing(id: id, creating: creating, before: deadline, attempt)
+        } catch let error as StoreError where error.kind == .busy {
+            throw busy(id: id, cause: error.message)
+        }
+    }
+
+    /// The answer to a write that waited `writeTimeout` for list `id`.
+    func busy(id: String, cause: String) -> RegistryError {
+        .busy(id: id, seconds: writeTimeout.seconds, cause: cause)
+    }
+
+    private func committing<T>(id: String, creating: Bool, before deadline: ContinuousClock.Instant,
+                               _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T) throws -> T {
         var conflicts = 0
         while true {
             let entry = try slot(for: id, creating: creating)
-            let result: T? = try entry.writer.withLock { _ in
+            let result: T? = try entry.writer.withLock(before: deadline, unlessWaiting: maxQueuedWriters, orThrow: { outcome in
+                outcome == .queueFull
+                    ? RegistryError.queueFull(id: id, waiting: maxQueuedWriters)
+                    : busy(id: id, cause: "other writers of the list held it here (\(entry.writer.waiterCount) waiting)")
+            }) {
                 defer {
                     if !entry.removed.load(ordering: .acquiring), entry.current.withLock({ $0 == nil }) {
                         retire(entry, id: id)
@@ -91,7 +118,7 @@ extension ListRegistry {
                 var consulted = false
                 while !entry.removed.load(ordering: .acquiring) {
                     do {
-                        return try attempt(entry, entry.current.withLock { $0 })
+                        return try attempt(entry, entry.current.withLock { $0 }, deadline)
                     } catch let conflict as VersionConflict {
                         conflicts += 1
                         guard conflicts < Self.maxConflicts else { throw RegistryError.contended(id: id) }

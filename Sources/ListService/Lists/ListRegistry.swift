@@ -19,8 +19,9 @@ import Synchronization
 /// readers. `publish` must be quick (the live hub queues the change and returns).
 package final class ListRegistry: Sendable {
     /// One list's slot. `writer` is held for a whole write or catch-up; `current` only to swap snapshots.
+    /// Writers queue for `writer` in order and each gives up at its deadline (`writeTimeout`).
     package final class Entry: Sendable {
-        package let writer = Mutex<Void>(())
+        package let writer = DeadlineLock()
         package let current = Mutex<ListSnapshot?>(nil)
         /// Set once the slot no longer belongs to the registry (deleted, or nothing was created in it).
         package let removed = Atomic<Bool>(false)
@@ -36,12 +37,24 @@ package final class ListRegistry: Sendable {
     /// conflict catches the list up, so a write loses again only to a commit made while it was
     /// being computed; only a list written without pause on several instances comes near this.
     package static let maxConflicts = 64
+    /// The most a write (or a catch-up) waits for its list in all: behind the list's other
+    /// writers here, then for the store's connection and locks (`--write-timeout`). Past it the
+    /// write throws `RegistryError.busy` and changes nothing.
+    package let writeTimeout: Duration
+    /// The most writes that wait for one list (behind the one being written); more are refused
+    /// at once with `RegistryError.queueFull`.
+    package let maxQueuedWriters: Int
 
     /// Loads every stored list and hands each to `publish` (as a change from nothing), so the
     /// live hub knows them; a stored list that no longer decodes stops the start with its id.
     /// - Parameter publish: gets every committed change, in version order per list.
-    package init(store: any Store, maxLists: Int = ServerDefaults.maxLists, publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
+    package init(store: any Store, maxLists: Int = ServerDefaults.maxLists,
+                 writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds),
+                 maxQueuedWriters: Int = ServerDefaults.maxQueuedWritersPerList,
+                 publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
         self.store = store
+        self.writeTimeout = writeTimeout
+        self.maxQueuedWriters = maxQueuedWriters
         self.maxLists = maxLists
         self.publish = publish
         var loaded: [String: Entry] = [:]

@@ -9,4 +9,11 @@ package enum RegistryError: Error, Equatable {
     /// Other instances kept committing to the list first, `ListRegistry.maxConflicts` times
     /// (HTTP 503 with `Retry-After`).
     case contended(id: String)
+    /// The write waited `seconds` (`--write-timeout`) for the list and gave up: another writer
+    /// of the list held it, here or in the store (a PostgreSQL lock: the list's, or a table's),
+    /// HTTP 503 with `Retry-After`. `cause` says what was waited for, for the log.
+    case busy(id: String, seconds: Double, cause: String)
+    /// `waiting` writes already waited for the list (`ServerDefaults.maxQueuedWritersPerList`):
+    /// the write did not queue (HTTP 503 with `Retry-After`).
+    case queueFull(id: String, waiting: Int)
 }

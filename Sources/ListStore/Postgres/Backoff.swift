@@ -1,4 +1,5 @@
 import Foundation
+import ServerSupport
 
 /// Waits between attempts to reach PostgreSQL again: 100 ms, doubling up to 2 s.
 struct Backoff {

@@ -1,4 +1,5 @@
 import CLibPQ
+import ServerSupport
 
 /// A libpq connection URI (`postgresql://…` or `postgres://…`) with the time limits every
 /// connection of the store gets, so that no call can hang while PostgreSQL is unreachable.
@@ -7,6 +8,9 @@ struct PostgresAddress: Sendable {
     let uri: String
     /// `postgresql://user@host:port/db`, without password or other parameters.
     let redacted: String
+    /// The session's `lock_timeout`: the longest any statement waits for a lock (a write sets a
+    /// shorter one per transaction, the time left before its deadline). The write timeout.
+    var lockTimeoutMilliseconds = Int(ServerDefaults.writeTimeoutSeconds * 1000)
 
     /// Whether `location` names a PostgreSQL database rather than an SQLite file.
     static func accepts(_ location: String) -> Bool {
@@ -37,7 +41,8 @@ struct PostgresAddress: Sendable {
 
     /// Defaults the URI may override (it comes after them), then what the store relies on.
     /// Timeouts: connecting 3 s; a peer silent for 10 s (keepalives, unacknowledged data) drops
-    /// the connection; a statement is cancelled after 30 s; a transaction left idle after 15 s.
+    /// the connection; a statement is cancelled after 30 s; a lock waited for longer than the
+    /// write timeout (`lockTimeoutMilliseconds`, 10 s) is given up; a transaction left idle after 15 s.
     var connectionParameters: [(String, String)] {
         [
             ("connect_timeout", "3"),
@@ -46,7 +51,8 @@ struct PostgresAddress: Sendable {
             ("keepalives_interval", "2"),
             ("keepalives_count", "3"),
             ("tcp_user_timeout", "10000"),
-            ("options", "-c statement_timeout=30000 -c idle_in_transaction_session_timeout=15000"),
+            ("options", "-c statement_timeout=30000 -c idle_in_transaction_session_timeout=15000"
+                + " -c lock_timeout=\(max(1, lockTimeoutMilliseconds))"),
             ("application_name", "list-server"),
             ("dbname", uri),
             ("client_encoding", "UTF8"),

@@ -1,4 +1,5 @@
 import Foundation
+import ServerSupport
 
 /// A few connections lent one caller at a time, so that writes to different lists and reads of
 /// the log do not queue on one connection. Broken connections are dropped and made again; after
@@ -27,9 +28,11 @@ final class PostgresPool: @unchecked Sendable {
     /// Runs `body` with a connection of the pool. When the connection turns out broken on its
     /// first call (PostgreSQL restarted since it was last used), nothing reached PostgreSQL, so
     /// `body` runs once more on a new connection.
-    func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+    /// - Parameter deadline: a write's deadline: waiting for a free connection ends then too,
+    ///   with `.busy` (every connection is lent to writes that wait for locks, or working).
+    func withConnection<T>(before deadline: ContinuousClock.Instant? = nil, _ body: (PGConnection) throws -> T) throws -> T {
         for attempt in 1...2 {
-            let connection = try checkOut()
+            let connection = try checkOut(before: deadline)
             connection.succeededCalls = 0
             do {
                 let value = try body(connection)
@@ -53,8 +56,9 @@ final class PostgresPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func checkOut() throws -> PGConnection {
-        let deadline = ContinuousClock.now + checkoutTimeout
+    private func checkOut(before writeDeadline: ContinuousClock.Instant?) throws -> PGConnection {
+        let ownDeadline = ContinuousClock.now + checkoutTimeout
+        let deadline = writeDeadline.map { min($0, ownDeadline) } ?? ownDeadline
         condition.lock()
         while true {
             if closed {
@@ -70,6 +74,9 @@ final class PostgresPool: @unchecked Sendable {
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero {
                 condition.unlock()
+                if deadline < ownDeadline {
+                    throw StoreError(.busy, "all \(size) connections to \(address.redacted) stayed lent out until the write's deadline")
+                }
                 throw StoreError(.unavailable, "all \(size) connections to \(address.redacted) stayed busy for \(checkoutTimeout)")
             }
             _ = condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
@@ -113,8 +120,4 @@ final class PostgresPool: @unchecked Sendable {
         condition.signal()
         condition.unlock()
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -58,8 +58,10 @@ enum PostgresSchema {
         if try currentVersion(connection) == version { return }
         // A session lock taken before the transaction: a transaction begun before another
         // instance's migration committed may not see its tables in the catalog caches.
-        try connection.execute("SELECT pg_advisory_lock(\(migrationLock))")
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
+        // Another instance's migration may take longer than the session's lock_timeout (the
+        // write timeout): wait for it as long as statement_timeout lets.
+        try connection.execute("SET lock_timeout = 0; SELECT pg_advisory_lock(\(migrationLock))")
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(migrationLock)); RESET lock_timeout") }
         try connection.transaction {
             let found = try currentVersion(connection)
             guard found < version else { return }

@@ -26,9 +26,14 @@ public final class PostgresStore: Store {
     /// Connects to `url` (any libpq URI) and creates or migrates the schema.
     /// - Parameters:
     ///   - connections: the most connections held open at once.
+    ///   - lockTimeout: the longest any statement waits for a lock (`lock_timeout`; a write
+    ///     waits less when its deadline is nearer): the server's write timeout.
     /// - Throws: `StoreError` (`.unavailable` when PostgreSQL cannot be reached).
-    public init(url: String, changeLogLimit: Int = ServerDefaults.changeLogLimit, connections: Int = 4) throws {
-        address = try PostgresAddress(url)
+    public init(url: String, changeLogLimit: Int = ServerDefaults.changeLogLimit, connections: Int = 4,
+                lockTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds)) throws {
+        var address = try PostgresAddress(url)
+        address.lockTimeoutMilliseconds = max(1, Int(lockTimeout.seconds * 1000))
+        self.address = address
         pool = PostgresPool(address: address, size: max(1, connections))
         self.changeLogLimit = changeLogLimit
         try pool.withConnection { try PostgresSchema.prepare($0) }

@@ -69,8 +69,10 @@ struct App {
             maxSubscribers: settings.maxSubscribers, staleTimeoutSeconds: settings.staleTimeoutSeconds,
             subscriptionPrefix: settings.instanceName))
         do {
-            store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve)
-            registry = try ListRegistry(store: store, maxLists: settings.maxLists, publish: { hub.receive($0) })
+            let writeTimeout = Duration.milliseconds(Int64(settings.writeTimeoutSeconds * 1000))
+            store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve, writeTimeout: writeTimeout)
+            registry = try ListRegistry(store: store, maxLists: settings.maxLists, writeTimeout: writeTimeout,
+                                        publish: { hub.receive($0) })
         } catch {
             let reason = SQLiteFileProblem.explain(settings.databasePath).map { "\($0); " } ?? ""
             Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(reason)\(error)")

@@ -28,6 +28,8 @@ struct Settings: Sendable {
     var maxSubscribers = ServerDefaults.maxSubscribers
     /// Seconds a subscriber may stay behind before it is disconnected.
     var staleTimeoutSeconds = ServerDefaults.staleTimeoutSeconds
+    /// `--write-timeout`: seconds a write waits for its list in all (queue, connection, locks).
+    var writeTimeoutSeconds = ServerDefaults.writeTimeoutSeconds
     /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
     var instanceName: String? = nil
 

@@ -19,8 +19,14 @@ final class SwitchableStore: Store {
     func load(id: String) throws -> StoredList? { try reachable(); return try base.load(id: id) }
     func loadTombstones() throws -> [String: Int] { try reachable(); return try base.loadTombstones() }
     func versions() throws -> StoredVersions { try reachable(); return try base.versions() }
-    func commit(_ write: StoreWrite) throws { try reachable(); try base.commit(write) }
-    func delete(id: String, version: Int) throws { try reachable(); try base.delete(id: id, version: version) }
+    func commit(_ write: StoreWrite, deadline: ContinuousClock.Instant?) throws {
+        try reachable()
+        try base.commit(write, deadline: deadline)
+    }
+    func delete(id: String, version: Int, deadline: ContinuousClock.Instant?) throws {
+        try reachable()
+        try base.delete(id: id, version: version, deadline: deadline)
+    }
     func changes(of id: String, after version: Int) throws -> [StoredChange]? {
         try reachable()
         return try base.changes(of: id, after: version)
