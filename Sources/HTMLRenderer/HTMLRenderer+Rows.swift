@@ -24,10 +24,11 @@ extension HTMLRenderer {
         return out.finish()
     }
 
-    /// The column headers row that goes inside `<thead>` (the live view's `head`).
-    public func headRow(_ doc: ListDocument) -> [UInt8] {
-        var out = HTMLWriter(capacity: 256 + doc.columns.count * 48)
-        out.headRow(ResolvedColumns(doc, renderers: cellRenderers))
+    /// The column headers row that goes inside `<thead>` (the live view's `head`); with `view`,
+    /// each header a link sorting list `listID` by its column, as the page's are.
+    public func headRow(_ doc: ListDocument, listID: String? = nil, view: ViewControls? = nil) -> [UInt8] {
+        var out = HTMLWriter(capacity: 256 + doc.columns.count * (view == nil ? 48 : 160))
+        out.headRow(ResolvedColumns(doc, renderers: cellRenderers), view: view.flatMap { view in listID.map { (view, $0) } })
         return out.finish()
     }
 

@@ -63,7 +63,9 @@ extension HTMLWriter {
                 let column = columns.columns[index]
                 sortableHeader(column, title: column.title.isEmpty ? column.key : column.title, cellClass: columns.cellClass(index), controls: view.controls,
                                listID: view.listID)
-            } else if let cellClass = columns.cellClass(index) {
+                continue
+            }
+            if let cellClass = columns.cellClass(index) {
                 raw("<th scope=\"col\" class=\"")
                 escape(cellClass)
                 raw("\">")

@@ -100,7 +100,10 @@ def test_an_altered_or_missing_key_shows_nothing(server, browser):
         text = browser.js("return document.body ? document.body.innerText : ''")
         check(not browser.js("return document.querySelector('table')"), f"{what}: no table")
         check(TITLE not in text and "Plan 1" not in text and "Part 0" not in text, f"{what}: nothing of the list shows: {text[:300]}")
-        check('"status":40' in text.replace(" ", ""), f"{what}: a 401/403 problem is shown: {text[:300]}")
+        # A page that says what happened and what is needed, not a problem+json dump (issue 26).
+        check(("Forbidden" in text or "Unauthorized" in text) and "view link" in text and '"status"' not in text,
+              f"{what}: a readable 401/403 page is shown: {text[:300]}")
+        check(not browser.js("return document.querySelector('a[href=\"/\"]')"), f"{what}: no link to the index it cannot open")
     browser.open(url, CONFIG)  # the genuine link still works in the same browser
     equal(browser.js("return document.querySelector('table.list').dataset.list"), "plans", "the genuine link")
 

@@ -248,6 +248,9 @@ def check_page(checks, server):
     checks.check("the sorted column's header says aria-sort=ascending and links the other direction",
                  re.search(r'<th scope="col" aria-sort="ascending"><a class="sort" href="/lists/p\?sort_desc=name&amp;filter.qty=ge%3A2"', html),
                  re.findall(r"<th[^>]*>.*?</th>", html)[:2])
+    thead = re.search(r"<thead>(.*?)</thead>", html, re.S).group(1)
+    checks.check("each header's title appears once, inside its link",
+                 re.sub(r"<th[^>]*><a [^>]*>[^<]*</a></th>", "", thead) == "<tr></tr>", thead)
     checks.check("other headers link their own sort and keep the filter",
                  'href="/lists/p?sort=qty&amp;filter.qty=ge%3A2"' in html, re.findall(r"<th[^>]*>.*?</th>", html))
     checks.check("a search form (role=search, method get) keeps the view as hidden inputs",

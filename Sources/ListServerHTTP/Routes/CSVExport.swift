@@ -31,13 +31,17 @@ package enum CSVExport {
             && Negotiation.quality(of: "text/csv", in: request) > Negotiation.quality(of: "application/json", in: request)
     }
 
-    /// The streamed export of `snapshot` through `query` (nil: the list as it is).
-    package static func response(_ snapshot: ListSnapshot, query: ListQuery?) throws -> Response {
+    /// The streamed export of `snapshot` through `query` (nil: the list as it is), with the
+    /// `Cache-Control` reads of this request get (`private` when it needed a credential).
+    package static func response(_ snapshot: ListSnapshot, query: ListQuery?, cacheControl: String) throws -> Response {
         let view = try query.map { try ViewRequest.view(snapshot, $0) }
+        let variant = "csv" + (query.map { "-" + ViewRequest.etagVariant($0) } ?? "")
         let headers: HTTPHeaders = [
             "Content-Type": "text/csv; charset=utf-8; header=present",
             "Content-Disposition": "attachment; filename=\"\(snapshot.id).csv\"",
-            "Cache-Control": "no-cache",
+            "ETag": Conditional.etag(snapshot.version, variant: variant),
+            "Vary": "Accept",
+            "Cache-Control": cacheControl,
             "X-Content-Type-Options": "nosniff",
         ]
         return .stream(headers: headers) { stream in

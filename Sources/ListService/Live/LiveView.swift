@@ -40,7 +40,8 @@ package struct LiveView: Equatable {
                 }))
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
-        head = Self.text(renderer.headRow(document))
+        // As the page's: sort links (without a view link's key, which streams share no matter who reads).
+        head = Self.text(renderer.headRow(document, listID: snapshot.id, view: ViewControls(query: nil)))
         status = renderer.statusBody(document).map(Self.text)
         more = showsRows && window.rowCount(in: snapshot.list) < snapshot.list.rowCount
         until = window.until
