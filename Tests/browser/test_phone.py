@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""The page on a phone (issue 26): at 320, 390 and 480 px, light and dark, the index and every
+demo list read without sideways scrolling of the page (columns wrap and shrink), the client
+still enhances the table, and a view (sorted, searched) fits too. Screenshots of each are kept
+(`browser.shot`) for a person to look at.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import RealListServer, check, run  # noqa: E402
+
+WIDTHS = [320, 390, 480]
+
+
+def emulate(browser, width, dark):
+    browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+def fits(browser, width, what):
+    # A phone widens its layout viewport to fit content that is too wide: both must stay put.
+    sizes = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
+    check(sizes == [width, width], f"{what} at {width} px fits without sideways scrolling: innerWidth, scrollWidth = {sizes}")
+
+
+def pages(server, browser):
+    browser.driver.get(server.url("/"))
+    hrefs = browser.js("return [...document.querySelectorAll('a.row-link')].map(a => a.getAttribute('href'))")
+    check(len(hrefs) >= 5, f"the demo lists: {hrefs}")
+    return ["/"] + hrefs
+
+
+def test_every_page_fits_a_phone(server, browser):
+    targets = pages(server, browser)
+    try:
+        for dark in (False, True):
+            for width in WIDTHS:
+                emulate(browser, width, dark)
+                for target in targets:
+                    if target == "/":
+                        browser.driver.get(server.url(target))
+                    else:
+                        browser.open(server.url(target), {"live": True})
+                        emulate(browser, width, dark)  # open() sets its own emulated media
+                        browser.wait("return document.querySelector('table.list.list-enhanced')", 5, "the client enhanced the table")
+                    check(browser.js("return matchMedia('(prefers-color-scheme: dark)').matches") == dark, "the color scheme is emulated")
+                    fits(browser, width, f"{target} ({'dark' if dark else 'light'})")
+                    if width == 390:
+                        browser.shot(f"phone-{'dark' if dark else 'light'}-{target.strip('/').replace('/', '-').split('?')[0] or 'index'}")
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+if __name__ == "__main__":
+    run([test_every_page_fits_a_phone], lambda: RealListServer(demo=True))
