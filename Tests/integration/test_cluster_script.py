@@ -54,7 +54,25 @@ def listening(port):
         return False
 
 
+def port_in_use_is_refused():
+    """A port another server holds: the script says so and exits non-zero before starting
+    anything, and never prints "ready" (issue 26)."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    try:
+        result = subprocess.run([SCRIPT, "1", "--port", str(port), "--bin", livetest.server_binary()],
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    finally:
+        holder.close()
+    output = result.stdout + result.stderr
+    checks.check("a port in use: non-zero status, a message naming the port, no 'ready'",
+                 result.returncode != 0 and f"port {port}" in output and "in use" in output and "ready" not in output, output)
+
+
 def main():
+    port_in_use_is_refused()
     script = subprocess.Popen([SCRIPT, "2", "--port", "0", "--no-fsync", "--bin", livetest.server_binary()],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = queue.Queue()
