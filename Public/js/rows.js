@@ -585,7 +585,11 @@ export class DomSync {
       const caption = t.caption || t.createCaption();
       // A page's caption holds its <h1>: keep the heading, change its text.
       const target = caption.querySelector(':scope > h1') || caption;
-      if (target.textContent !== doc.title) target.textContent = doc.title;
+      if (target.textContent !== doc.title) {
+        // The page's tab shows the list's title too: it follows while it still matches the heading.
+        if (target.tagName === 'H1' && document.title === target.textContent) document.title = doc.title;
+        target.textContent = doc.title;
+      }
     }
     if (typeof doc.head === 'string') {
       const thead = t.tHead || t.createTHead();

@@ -52,6 +52,7 @@ def test_a_live_title_change_keeps_the_heading(server, browser):
     browser.wait("return document.querySelector('table.list caption h1')?.textContent === 'Countries <renamed>'", 5,
                  "the heading to show the new title")
     equal(browser.js("return document.querySelectorAll('h1').length"), 1, "still one h1")
+    equal(browser.js("return document.title"), "Countries <renamed>", "the tab's title follows (issue 26)")
 
 
 if __name__ == "__main__":
