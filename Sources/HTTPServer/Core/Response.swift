@@ -80,8 +80,13 @@ public struct Response: Sendable {
     }
 
     /// An `application/json` response from serialized JSON bytes.
-    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: ["Content-Type": "application/json"], body: bytes)
+    /// The body ends with a line feed (added when `bytes` lack one), so that a shell prompt after
+    /// `curl` starts on its own line; JSON allows the whitespace. With `terminated: false` the
+    /// bytes go as they are, shared and not copied (a list's document, megabytes kept once).
+    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok, terminated: Bool = true) -> Response {
+        var body = bytes
+        if terminated && body.last != 0x0A { body.append(0x0A) }
+        return Response(status: status, headers: ["Content-Type": "application/json"], body: body)
     }
 
     /// The RFC 9457 `application/problem+json` answer for an error.

@@ -47,7 +47,7 @@ extension HTTPResponseError {
             json += ",\"detail\":"
             ProblemJSON.appendString(problemDetail, to: &json)
         }
-        json += "}"
+        json += "}\n"
         var headers = responseHeaders
         headers["Content-Type"] = "application/problem+json"
         return Response(status: status, headers: headers, body: Array(json.utf8))

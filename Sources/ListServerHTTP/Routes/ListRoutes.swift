@@ -68,7 +68,8 @@ package enum ListRoutes {
             let etag = Conditional.etag(snapshot.version)
             let cacheControl = context.authorization.cacheControl(request)
             let make = { @Sendable in
-                var response = Response.json(snapshot.documentJSON)
+                // The canonical bytes as streamed and stored, shared: no line feed appended.
+                var response = Response.json(snapshot.documentJSON, terminated: false)
                 response.headers["ETag"] = etag
                 response.headers["Vary"] = "Accept"
                 response.headers["Cache-Control"] = cacheControl
