@@ -12,7 +12,7 @@ from harness import RealListServer, check, equal, run, wait_until  # noqa: E402
 
 
 def icon_requests(server):
-    return [line for line in server.log_lines() if re.search(r" GET /(assets/favicon\.svg|favicon\.ico) ", line)]
+    return [line for line in server.log_lines() if re.search(r" GET /(assets/(v/[0-9a-f]+/)?favicon\.svg|favicon\.ico) ", line)]
 
 
 def wait_for_icon(server, count):

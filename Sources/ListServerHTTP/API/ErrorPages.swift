@@ -11,12 +11,14 @@ import ListService
 /// fragments and read the problem) and every other method keep problem+json. The status and header fields (`WWW-Authenticate`, `Retry-After`,
 /// `Allow`) stay those of the problem answer.
 package enum ErrorPages {
-    package static func page(for request: Request, _ error: any HTTPResponseError, renderer: HTMLRenderer) -> Response? {
+    package static func page(for request: Request, _ error: any HTTPResponseError, renderer: HTMLRenderer,
+                             assetsPath: String) -> Response? {
         guard request.method == .get || request.method == .head, isNavigation(request),
               error.status.code >= 400 else { return nil }
         let (hint, links) = guidance(for: error.status.code, request: request)
         var response = Response.html(renderer.errorPage(status: error.status.code, title: error.problemTitle,
-                                                        detail: error.problemDetail, hint: hint, links: links),
+                                                        detail: error.problemDetail, hint: hint, links: links,
+                                                        assetsPath: assetsPath),
                                      status: error.status)
         for field in error.responseHeaders { response.headers[field.name] = field.value }
         response.headers["Cache-Control"] = "no-store"

@@ -5,7 +5,9 @@ import ListService
 /// file and is registered here.
 package func makeRouter(context: ServerContext) -> Router {
     var router = Router()
-    router.errorPage = { [renderer = context.renderer] request, error in ErrorPages.page(for: request, error, renderer: renderer) }
+    router.errorPage = { [renderer = context.renderer, assetsPath = context.assetsPath] request, error in
+        ErrorPages.page(for: request, error, renderer: renderer, assetsPath: assetsPath)
+    }
     HealthRoutes.register(on: &router, context: context)
     IndexRoutes.register(on: &router, context: context)
     AssetRoutes.register(on: &router, context: context)

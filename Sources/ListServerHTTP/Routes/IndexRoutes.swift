@@ -22,7 +22,7 @@ package enum IndexRoutes {
             let summaries = page.lists.map { snapshot in
                 ListSummary(id: snapshot.id, title: snapshot.document.title, rows: snapshot.list.rowCount, version: snapshot.version)
             }
-            var response = Response.html(HTMLRenderer().indexPage(summaries, nextHref: nextHref))
+            var response = Response.html(HTMLRenderer().indexPage(summaries, assetsPath: context.assetsPath, nextHref: nextHref))
             page.addHeaders(&response, variant: "html", nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
             return response

@@ -22,8 +22,8 @@ package enum PageRoutes {
             let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
             let pageContext = PageContext(
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-                cursor: snapshot.list.lastCursor(of: page)?.encoded, linksIndex: viewKey == nil,
-                view: ViewControls(query: nil, viewKey: viewKey))
+                cursor: snapshot.list.lastCursor(of: page)?.encoded, assetsPath: context.assetsPath,
+                linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey))
             var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
             response.headers["ETag"] = etag
             pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)

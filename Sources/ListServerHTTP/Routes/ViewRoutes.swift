@@ -35,8 +35,8 @@ package enum ViewRoutes {
         let (document, listPage) = pageDocument(view, page)
         let pageContext = PageContext(
             listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-            cursor: lastCursor(view, page)?.encoded, linksIndex: viewKey == nil,
-            view: ViewControls(query: query, viewKey: viewKey))
+            cursor: lastCursor(view, page)?.encoded, assetsPath: context.assetsPath,
+            linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey))
         return .validated(etag: etag) {
             var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext))
             response.headers["ETag"] = etag

@@ -8,6 +8,12 @@ import ServerSupport
 /// renderer. Built once at start (by the executable, or a test), shared by all server threads.
 package final class ServerContext: Sendable {
     package let assets: StaticFiles
+    /// The same files, answered `immutable` under `/assets/v/{assetsVersion}/`.
+    package let versionedAssets: StaticFiles
+    /// The content version of the assets when the server started (`StaticFiles.contentVersion`).
+    package let assetsVersion: String
+    /// Where pages link their assets: `/assets/v/{assetsVersion}`.
+    package var assetsPath: String { "/assets/v/\(assetsVersion)" }
     package let metrics: ServerMetrics
     package let registry: ListRegistry
     package let hub: LiveHub
@@ -23,6 +29,10 @@ package final class ServerContext: Sendable {
                  renderer: HTMLRenderer = HTMLRenderer(), authorization: Authorization? = nil,
                  maxRows: Int = ServerDefaults.maxRows) {
         self.assets = assets
+        self.assetsVersion = assets.contentVersion()
+        // Never stale for a browser that keeps it: a changed file gets a new version, so a new path.
+        self.versionedAssets = (try? StaticFiles(directory: assets.root, cacheControl: "public, max-age=31536000, immutable"))
+            ?? assets
         self.metrics = metrics
         self.registry = registry
         self.hub = hub
