@@ -10,7 +10,7 @@ struct ProblemTests {
 
     @Test func carriesTypeTitleStatusDetail() {
         let error = HTTPError(.notFound, "No list \"x\".")
-        #expect(body(error) == #"{"type":"about:blank","title":"Not Found","status":404,"detail":"No list \"x\"."}"#)
+        #expect(body(error) == #"{"type":"about:blank","title":"Not Found","status":404,"detail":"No list \"x\"."}"# + "\n")
         #expect(error.response.status == .notFound)
         #expect(error.response.headers["Content-Type"] == "application/problem+json")
     }

@@ -26,7 +26,7 @@ struct ErrorAnswerTests {
         let error = RegistryError.tooManyLists(limit: 3)
         #expect(error.status.code == 507)
         #expect(body(error) == #"{"type":"about:blank","title":"Insufficient Storage","status":507,"#
-            + #""detail":"The server holds its limit of 3 lists; delete one first."}"#)
+            + #""detail":"The server holds its limit of 3 lists; delete one first."}"# + "\n")
     }
 
     @Test func storeErrorsKeepTheStoresMessageForTheLog() {
