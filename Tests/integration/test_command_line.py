@@ -36,6 +36,9 @@ def main():
 
     status, out = run("--help")
     checks.check("--help shows examples", status == 0 and "Examples:" in out and "list-server --demo" in out, out[-400:])
+    groups = [line.strip() for line in out.splitlines() if line.strip() in ("SERVING:", "STORAGE:", "ACCESS:", "LIMITS:", "LIVE:")]
+    checks.check("--help groups the options: serving, storage, access, limits, live",
+                 groups == ["SERVING:", "STORAGE:", "ACCESS:", "LIMITS:", "LIVE:"], groups)
 
     for flag in ["--max-body", "--max-rows", "--port", "--stale-timeout"]:
         status, out = run(flag, "-5", "--db", ":memory:")
