@@ -43,7 +43,7 @@ package enum ViewDocument: Equatable {
         let until: String? = if case .through(let cursor) = key.end { cursor.encoded } else { nil }
         let sections = window.sections.map { part in
             var section = document.sections[part.sectionIndex]
-            section.rows = ChunkedArray(part.rowKeys.map { index.row(key: $0)! })
+            section.rows = ChunkedArray(part.rowKeys.compactMap { index.row(key: $0) })
             return (section, part.complete)
         }
         switch key.view {
