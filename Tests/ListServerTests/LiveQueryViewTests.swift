@@ -2,6 +2,7 @@ import HTMLRenderer
 @testable import HTTPServer
 import ListModel
 import ListModelTesting
+import Synchronization
 import Testing
 @testable import ListServerHTTP
 @testable import ListService
@@ -69,23 +70,23 @@ struct LiveQueryViewTests {
         mutating func write(_ list: IndexedList) throws -> IndexedRowEdit? {
             let document = list.document
             let keys = document.sections.flatMap { $0.rows.map(\.key) }
-            switch Int.random(in: 0..<12, using: &rng) {
-            case 0...4:
+            switch Int.random(in: 0..<20, using: &rng) {
+            case 0...8:
                 guard let key = keys.isEmpty ? nil : pick(keys) else { return nil }
                 return try list.replacingRow(row(key: key))
-            case 5, 6:
+            case 9...12:
                 let section = pick(document.sections)
                 let position: RowInsertPosition = section.rows.isEmpty || chance(2) ? .end : .before(pick(section.rows.map(\.key)))
                 return try list.insertingRows([row()], inSection: section.key, at: position)
-            case 7, 8:
+            case 13...16:
                 guard let key = keys.isEmpty ? nil : pick(keys) else { return nil }
                 return try list.removingRow(key: key)
-            case 9:
+            case 17:
                 var value = section().json(columns: document.columns)
                 if case .object(var object) = value { object["key"] = .string("s\(serial)x"); value = .object(object) }
                 let index = Int.random(in: 0...document.sections.count, using: &rng)
                 return try list.applying(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["sections", String(index)]), value: value)]))
-            case 10:
+            case 18:
                 guard document.sections.count > 1 else { return nil }
                 let index = Int.random(in: 0..<document.sections.count, using: &rng)
                 return try list.applying(JSONPatch(operations: [.remove(path: JSONPointer(tokens: ["sections", String(index)]))]))
@@ -178,8 +179,9 @@ struct LiveQueryViewTests {
         for event in try viewClient.client.receive() where event.name == "reset" || event.name == "patch" {
             let version = viewClient.client.version!
             let expected = try expected(harness, viewClient, at: version)
-            #expect(viewClient.client.doc == expected,
-                    "\(viewClient.client.view) of \(viewClient.query.queryString) at \(version) after \(event.name!)",
+            let got = viewClient.client.doc
+            #expect(got == expected,
+                    "\(viewClient.client.view) of \(viewClient.query.queryString) at \(version) after \(event.name!) \(String(decoding: event.data ?? [], as: UTF8.self).prefix(600)): got \(String(decoding: got?.serialized() ?? [], as: UTF8.self).prefix(1500)) expected \(String(decoding: expected.serialized(), as: UTF8.self).prefix(1500))",
                     sourceLocation: sourceLocation)
             checked += 1
         }
@@ -254,8 +256,44 @@ struct LiveQueryViewTests {
             #expect(viewClient.client.version == current.version)
         }
         #expect(checked > 100)
+        // Keyed row edits patch windows from the rows they touched (the rest diff whole windows).
+        #expect(harness.hub.incrementalViewPatches.load(ordering: .relaxed) > 100)
+        #expect(harness.hub.diffedViewPatches.load(ordering: .relaxed) > 100)
         #expect(grown > 2)
         #expect(resumed > 0)
+    }
+
+    /// One-row writes (a row rewritten so that it moves, one inserted, one removed) to a sorted
+    /// view never diff whole windows: each window is patched from the row the write touched.
+    @Test func oneRowWritesPatchWindowsFromTheRowsTheyTouched() throws {
+        let harness = try LiveHarness()
+        var generator = Generator(rng: SplitMix64(seed: 11))
+        var document = generator.document()
+        document.sections = (0..<3).map { index in
+            Section(key: "k\(index)", footer: "F", rows: (0..<20).map { _ in generator.row() })
+        }
+        try harness.put("l", document)
+        var clients: [ViewClient] = []
+        for query in [try ListQuery(parameters: [("sort", "name")], columns: Self.columns),
+                      try ListQuery(parameters: [("sort_desc", "pop")], columns: Self.columns)] {
+            clients.append(subscribe(harness, query, view: .json, window: .limit(50)))
+            clients.append(subscribe(harness, query, view: .jsonWindow, window: .limit(25)))
+            clients.append(subscribe(harness, query, view: .html, window: .limit(7)))
+        }
+        for viewClient in clients { _ = try pump(harness, viewClient) }
+        for step in 0..<60 {
+            let current = try #require(harness.registry.snapshot(id: "l"))
+            let keys = current.document.sections.flatMap { $0.rows.map(\.key) }
+            let key = generator.pick(keys)
+            switch step % 3 {
+            case 0: try harness.registry.writeRows(id: "l") { try $0.replacingRow(generator.row(key: key)) }
+            case 1: try harness.registry.writeRows(id: "l") { try $0.insertingRows([generator.row()], inSection: "k\(step % 2)", at: .before(current.document.sections[step % 2].rows[0].key)) }
+            default: try harness.registry.writeRows(id: "l") { try $0.removingRow(key: key) }
+            }
+            for viewClient in clients { _ = try pump(harness, viewClient) }
+        }
+        #expect(harness.hub.incrementalViewPatches.load(ordering: .relaxed) == 60 * clients.count)
+        #expect(harness.hub.diffedViewPatches.load(ordering: .relaxed) == 0)
     }
 
     @Test func subscribersOfOneWindowShareOneEvent() throws {

@@ -30,11 +30,40 @@ public struct ViewIndexWindow: Sendable, Equatable {
     public var more: Bool
 }
 
+/// Which sections a window of a view shows and how many rows of each (`ViewIndex.windowShape`).
+public struct ViewWindowShape: Sendable, Equatable {
+    public struct Section: Sendable, Equatable {
+        /// Index into the list's `document.sections`.
+        public var sectionIndex: Int
+        public var rowsInView: Int
+        public var rowsInWindow: Int
+    }
+
+    public var sections: [Section]
+    public var rowCount: Int
+    public var more: Bool
+}
+
 extension ViewIndex {
     /// The sections and rows of the window ending at `end`: O(sections + window).
     public func window(_ end: ViewWindowEnd) -> ViewIndexWindow {
+        let shape = windowShape(end)
         let document = list.document
-        var counts: [(section: Int, inView: Int, inWindow: Int)] = []
+        let sections = shape.sections.map { part in
+            let key = document.sections[part.sectionIndex].key
+            return ViewIndexWindow.Section(
+                sectionIndex: part.sectionIndex,
+                rowKeys: part.rowsInWindow == 0 ? [] : self.sections[key]!.rowKeys(prefix: part.rowsInWindow),
+                complete: part.rowsInWindow == part.rowsInView)
+        }
+        return ViewIndexWindow(sections: sections, rowCount: shape.rowCount, more: shape.more)
+    }
+
+    /// The window ending at `end` without its rows: which sections it shows and how many of
+    /// their rows. O(sections), plus a binary search in the end's section.
+    public func windowShape(_ end: ViewWindowEnd) -> ViewWindowShape {
+        let document = list.document
+        var counts: [ViewWindowShape.Section] = []
         counts.reserveCapacity(document.sections.count)
         // For a cursor whose section is gone: the list section where its order key falls.
         var endSection: Int?
@@ -64,20 +93,18 @@ extension ViewIndex {
                     inWindow = sections[section.key]?.count(through: cursor) ?? 0
                 }
             }
-            counts.append((index, inView, inWindow))
+            counts.append(.init(sectionIndex: index, rowsInView: inView, rowsInWindow: inWindow))
             windowCount += inWindow
         }
         let more = windowCount < rowCount
-        var result: [ViewIndexWindow.Section] = []
+        var shown: [ViewWindowShape.Section] = []
         var start = 0
         for count in counts {
-            defer { start += count.inView }
             guard !more || start < windowCount else { break }
-            let key = document.sections[count.section].key
-            let rowKeys = count.inWindow == 0 ? [] : sections[key]!.rowKeys(prefix: count.inWindow)
-            result.append(.init(sectionIndex: count.section, rowKeys: rowKeys, complete: count.inWindow == count.inView))
+            shown.append(count)
+            start += count.rowsInView
         }
-        return ViewIndexWindow(sections: result, rowCount: windowCount, more: more)
+        return ViewWindowShape(sections: shown, rowCount: windowCount, more: more)
     }
 
     /// The end of the window of the view's first `limit` rows (all of them when there are

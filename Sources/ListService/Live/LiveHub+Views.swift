@@ -162,8 +162,19 @@ extension LiveHub {
                 before[key] = live.documents[key]
                     ?? ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
             }
+            // Row-only writes (keyed row edits) update each window from the rows they touched.
+            var rowsOnly: (update: ViewUpdate, oldPlaces: [String: (sectionKey: String, index: Int)], oldRowCount: Int)?
             if incremental {
-                _ = live.index.update(to: new.list, touching: change.touchedRowKeys!)
+                let touched = change.touchedRowKeys!
+                var oldPlaces: [String: (sectionKey: String, index: Int)] = [:]
+                if !keys.isEmpty && change.patch.operations.allSatisfy(\.touchesRowsOnly) {
+                    for rowKey in touched { oldPlaces[rowKey] = live.index.location(ofRow: rowKey) }
+                }
+                let oldRowCount = live.index.rowCount
+                let update = live.index.update(to: new.list, touching: touched)
+                if !keys.isEmpty && change.patch.operations.allSatisfy(\.touchesRowsOnly) {
+                    rowsOnly = (update, oldPlaces, oldRowCount)
+                }
             } else if let rebuilt = try? ViewIndex(list: new.list, query: query) {
                 live.index = rebuilt
             } else {
@@ -173,9 +184,19 @@ extension LiveHub {
             }
             var documents: [LiveQueryView.Key: ViewDocument] = [:]
             for key in keys {
-                let after = ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
-                events[LiveViewKey(query: query, window: key)] = ServerSentEvent.patch(
-                    ViewDocument.patch(from: before[key]!, to: after), version: new.version)
+                let after: ViewDocument
+                let patch: JSONPatch
+                if let rowsOnly, let made = ViewDocument.incremental(
+                    from: before[key]!, key: key, update: rowsOnly.update, oldPlaces: rowsOnly.oldPlaces,
+                    oldRowCount: rowsOnly.oldRowCount, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup) {
+                    (after, patch) = made
+                    incrementalViewPatches.add(1, ordering: .relaxed)
+                } else {
+                    diffedViewPatches.add(1, ordering: .relaxed)
+                    after = ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+                    patch = ViewDocument.patch(from: before[key]!, to: after)
+                }
+                events[LiveViewKey(query: query, window: key)] = ServerSentEvent.patch(patch, version: new.version)
                 documents[key] = after
             }
             live.documents = documents

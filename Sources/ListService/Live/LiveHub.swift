@@ -77,6 +77,10 @@ package final class LiveHub: Sendable {
     package let limits: Limits
     package let renderer: HTMLRenderer
     private let running = Atomic<Bool>(true)
+    /// Live-view window patches made from the rows a write touched, and made by diffing whole
+    /// windows (tests read them; docs/LIVE.md, "Live views").
+    package let incrementalViewPatches = Atomic<Int>(0)
+    package let diffedViewPatches = Atomic<Int>(0)
     /// Where changes are published, off the writers' threads (one list's changes are never
     /// published by two threads at once: they take its channel's lock).
     package let publisher = DispatchQueue(label: "list-server.publish", qos: .userInitiated, attributes: .concurrent)
