@@ -141,7 +141,7 @@ extension LiveHub {
     /// Brings every live view of the channel from `old` to `new` and makes one patch event per
     /// subscribed window (the subscribers of one window share it). A view is updated from the
     /// rows the change touched (O(log n) each); a change that does not name them, or changes
-    /// the columns, rebuilds it. Views whose query no longer fits the columns are dropped and
+    /// the columns, rebuilds it (or drops it when it has no subscriber). Views whose query no longer fits the columns are dropped and
     /// their streams end. Called under the channel's lock by `publish`.
     func publishViews(_ change: ListChange, from old: ListSnapshot, to new: ListSnapshot,
                       state: inout LiveChannel.State, channel: LiveChannel) -> [LiveViewKey: SharedBytes] {
@@ -164,6 +164,12 @@ extension LiveHub {
             }
             // Row-only writes (keyed row edits) update each window from the rows they touched.
             var rowsOnly: (update: ViewUpdate, oldPlaces: [String: (sectionKey: String, index: Int)], oldRowCount: Int)?
+            if !incremental && keys.isEmpty && !state.subscribers.values.contains(where: { $0.query == query }) {
+                // A view nobody watches is not rebuilt for every whole-document write: it is
+                // built again when a subscriber comes.
+                state.queryViews[query] = nil
+                continue
+            }
             if incremental {
                 let touched = change.touchedRowKeys!
                 var oldPlaces: [String: (sectionKey: String, index: Int)] = [:]
