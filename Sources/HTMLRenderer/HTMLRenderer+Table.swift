@@ -63,6 +63,7 @@ extension HTMLWriter {
                 let column = columns.columns[index]
                 sortableHeader(column, title: column.title.isEmpty ? column.key : column.title, cellClass: columns.cellClass(index), controls: view.controls,
                                listID: view.listID)
+                continue  // the whole header cell
             } else if let cellClass = columns.cellClass(index) {
                 raw("<th scope=\"col\" class=\"")
                 escape(cellClass)

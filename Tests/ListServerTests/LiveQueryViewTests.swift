@@ -146,7 +146,7 @@ struct LiveQueryViewTests {
         }
         if client.view == .html {
             let index = try ViewIndex(list: snapshot.list, query: viewClient.query)
-            return ViewDocument.make(.init(view: .html, end: end), index: index, renderer: harness.hub.renderer,
+            return ViewDocument.make(.init(view: .html, end: end), index: index, listID: "l", renderer: harness.hub.renderer,
                                      rowMarkup: RowMarkupCache()).json
         }
         let view = try snapshot.list.view(viewClient.query)

@@ -72,13 +72,13 @@ extension LiveHub {
                 }
                 let key = LiveQueryView.Key(view: request.view, end: end)
                 let document = live.documents[key]
-                    ?? ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+                    ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
                 var events: [SharedBytes] = []
                 if request.since == current.version {
                     // Up to date: nothing to send.
                 } else if let baseIndex {
                     var patch = ViewDocument.patch(
-                        from: ViewDocument.make(key, index: baseIndex, renderer: renderer, rowMarkup: channel.rowMarkup),
+                        from: ViewDocument.make(key, index: baseIndex, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup),
                         to: document)
                     if end != .whole, case .json(let view) = document { Self.statingUntil(&patch, view.until) }
                     if case .html(let view) = document { Self.statingUntil(&patch, view.until) }
@@ -130,7 +130,7 @@ extension LiveHub {
         guard let query = subscriber.query, var live = state.queryViews[query] else { return nil }
         let key = LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd)
         let document = live.documents[key]
-            ?? ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+            ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
         live.documents[key] = document
         let events = viewReset(subscription: subscriber.id, key: key, document: document, live: &live,
                                version: state.current.version)
@@ -151,7 +151,10 @@ extension LiveHub {
             guard let query = subscriber.query else { continue }
             wanted[query, default: []].insert(LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd))
         }
-        let incremental = change.touchedRowKeys != nil && old.document.columns == new.document.columns
+        // The touched rows are relative to `change.old`: at or before the views' version (a
+        // merged change may start earlier: touching more rows than needed is harmless).
+        let incremental = change.touchedRowKeys != nil && (change.old.map { $0.version <= old.version } ?? false)
+            && old.document.columns == new.document.columns
         var events: [LiveViewKey: SharedBytes] = [:]
         var unfit: Set<ListQuery> = []
         for query in Array(state.queryViews.keys) {
@@ -160,7 +163,7 @@ extension LiveHub {
             var before: [LiveQueryView.Key: ViewDocument] = [:]
             for key in keys {
                 before[key] = live.documents[key]
-                    ?? ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+                    ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
             }
             // Row-only writes (keyed row edits) update each window from the rows they touched.
             var rowsOnly: (update: ViewUpdate, oldPlaces: [String: (sectionKey: String, index: Int)], oldRowCount: Int)?
@@ -199,7 +202,7 @@ extension LiveHub {
                     incrementalViewPatches.add(1, ordering: .relaxed)
                 } else {
                     diffedViewPatches.add(1, ordering: .relaxed)
-                    after = ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+                    after = ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
                     patch = ViewDocument.patch(from: before[key]!, to: after)
                 }
                 events[LiveViewKey(query: query, window: key)] = ServerSentEvent.patch(patch, version: new.version)
@@ -230,13 +233,13 @@ extension LiveHub {
         }
         let key = LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd)
         let before = live.documents[key]
-            ?? ViewDocument.make(key, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+            ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
         let held = live.index.window(subscriber.viewEnd).rowCount
         var grown = live.index.windowEnd(limit: held + extra)
         if grown == .empty { grown = subscriber.viewEnd }
         let grownKey = LiveQueryView.Key(view: subscriber.view, end: grown)
         let after = live.documents[grownKey]
-            ?? ViewDocument.make(grownKey, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+            ?? ViewDocument.make(grownKey, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
         live.documents[grownKey] = after
         state.queryViews[query] = live
         subscriber.viewEnd = grown

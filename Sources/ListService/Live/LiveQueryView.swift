@@ -36,7 +36,7 @@ package enum ViewDocument: Equatable {
     case html(LiveView)
 
     /// The window `key` of the view `index` holds.
-    package static func make(_ key: LiveQueryView.Key, index: ViewIndex, renderer: HTMLRenderer,
+    package static func make(_ key: LiveQueryView.Key, index: ViewIndex, listID: String, renderer: HTMLRenderer,
                              rowMarkup: RowMarkupCache) -> ViewDocument {
         let window = index.window(key.end)
         let document = index.list.document
@@ -52,7 +52,7 @@ package enum ViewDocument: Equatable {
             list.sections = sections.map(\.0)
             return .json(JSONWindowView(list: list, more: window.more, until: until, whole: key.end == .whole))
         case .html:
-            return .html(LiveView(view: index, sections: sections, more: window.more, until: until,
+            return .html(LiveView(view: index, listID: listID, sections: sections, more: window.more, until: until,
                                   renderer: renderer, rowMarkup: rowMarkup))
         }
     }
@@ -86,7 +86,7 @@ extension LiveView {
     /// The `view=html` document of a window of a live view: as `init(snapshot:window:…)` for a
     /// list window, with the view's sections and rows; a section's footer shows once its last
     /// row of the view is in; with `q` or filters and no match, the status says so.
-    init(view index: ViewIndex, sections windowSections: [(Section, Bool)], more: Bool, until: String?,
+    init(view index: ViewIndex, listID: String, sections windowSections: [(Section, Bool)], more: Bool, until: String?,
          renderer: HTMLRenderer, rowMarkup: RowMarkupCache) {
         let document = index.list.document
         let showsRows = document.state == nil
@@ -104,7 +104,7 @@ extension LiveView {
             }
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
-        head = Self.string(renderer.headRow(document))
+        head = Self.string(renderer.headRow(document, controls: ViewControls(query: index.query), listID: listID))
         if showsRows && index.rowCount > 0 {
             status = nil
         } else {

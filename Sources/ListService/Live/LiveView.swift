@@ -40,7 +40,8 @@ package struct LiveView: Equatable {
                 }))
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
-        head = Self.text(renderer.headRow(document))
+        // As the page renders it (sortable headers; a view link's key is not in their links).
+        head = Self.text(renderer.headRow(document, controls: ViewControls(query: nil), listID: snapshot.id))
         status = renderer.statusBody(document).map(Self.text)
         more = showsRows && window.rowCount(in: snapshot.list) < snapshot.list.rowCount
         until = window.until
