@@ -5,7 +5,7 @@ rows added and deleted, sections added and removed, whole-document PUTs) through
 after every write each stream's document is checked against the Python reference model of
 test_views.py and against what a fresh request returns (`GET /lists/{id}?VIEW` for the whole
 JSON view, a fresh subscription of the same window otherwise); then a resume by
-`Last-Event-ID`, `…/more`, and cursors bound to their view.
+`Last-Event-ID`, `…/more`, cursors bound to their view, and the limit of 64 live views per list.
 """
 import json
 import random
@@ -190,12 +190,40 @@ def check_resume_and_cursors(checks, server, rng):
     fresh.live.stream.close()
 
 
+def check_view_limit(checks, server):
+    server.put_list(LIST, random_document(random.Random(9)))
+    streams = []
+    for index in range(64):
+        streams.append(EventStream(server, f"/lists/{LIST}/events?view=json&q=v{index}"))
+    opened = [s.status for s in streams]
+    refused = EventStream(server, f"/lists/{LIST}/events?view=json&q=extra")
+    checks.check("64 live views with subscribers open; a 65th view is 503 with Retry-After",
+                 opened == [200] * 64 and refused.status == 503 and "retry-after" in refused.headers,
+                 (opened.count(200), refused.status, refused.headers))
+    again = EventStream(server, f"/lists/{LIST}/events?view=json&q=v7")
+    checks.check("a view that exists takes more subscribers", again.status == 200, again.status)
+    streams[3].close()
+    # The closed stream's view has no subscriber left once the server sees the socket close.
+    deadline = __import__("time").monotonic() + 10
+    while True:
+        extra = EventStream(server, f"/lists/{LIST}/events?view=json&q=extra")
+        if extra.status == 200 or __import__("time").monotonic() > deadline:
+            break
+        __import__("time").sleep(0.2)
+    live = LiveDoc(extra) if extra.status == 200 else None
+    checks.check("once a view has no subscriber, a new view replaces it",
+                 live is not None and live.wait_until(lambda doc: True, timeout=10), extra.status)
+    for stream in streams + [again, extra]:
+        stream.close()
+
+
 def main():
     checks = Checks("live views")
     server = Server()
     try:
         checks.run("random live views", check_random_live_views, checks, server, random.Random(2026))
         checks.run("resume and cursors", check_resume_and_cursors, checks, server, random.Random(7))
+        checks.run("at most 64 live views per list", check_view_limit, checks, server)
     finally:
         server.stop()
     sys.exit(checks.summary())
