@@ -93,6 +93,11 @@ struct ListServerCommand: ParsableCommand {
     var maxSubscribers = ServerDefaults.maxSubscribers
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Most live views (sort, q, filters on /events) kept per list; a new one past it replaces one without subscribers, else 503.",
+        valueName: "count"))
+    var maxViews = ServerDefaults.maxViews
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Seconds a live subscriber may stay too far behind (more than 1 MiB unsent) before it is disconnected.",
         valueName: "seconds"))
     var staleTimeout = ServerDefaults.staleTimeoutSeconds
@@ -152,6 +157,7 @@ struct ListServerCommand: ParsableCommand {
         guard maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        guard maxViews > 0 else { throw ValidationError("--max-views must be positive.") }
         guard staleTimeout > 0 && staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
         guard writeTimeout >= 0.01 && writeTimeout <= 3_600 else { throw ValidationError("--write-timeout must be in [0.01, 3600].") }
         if let instance, !Settings.isValidInstanceName(instance) {
@@ -192,6 +198,7 @@ struct ListServerCommand: ParsableCommand {
                                 publicDirectory: publicDirectory, demo: demo, maxLists: maxLists, maxRows: maxRows,
                                 maxSubscribers: maxSubscribers, staleTimeoutSeconds: staleTimeout, instanceName: instance)
         settings.diskReserve = diskReserve
+        settings.maxViews = maxViews
         settings.writeTimeoutSeconds = writeTimeout
         try App(settings: settings).run()
     }

@@ -217,6 +217,17 @@ def check_view_limit(checks, server):
         stream.close()
 
 
+def check_max_views_flag(checks):
+    with Server("--max-views", "2") as small:
+        small.put_list(LIST, random_document(random.Random(3)))
+        held = [EventStream(small, f"/lists/{LIST}/events?view=html&sort=qty&q={q}") for q in ("a", "b")]
+        third = EventStream(small, f"/lists/{LIST}/events?view=html&sort=qty&q=c")
+        checks.check("--max-views 2: a third view with both held is 503",
+                     [s.status for s in held] == [200, 200] and third.status == 503, (third.status,))
+        for stream in held:
+            stream.close()
+
+
 def main():
     checks = Checks("live views")
     server = Server()
@@ -224,6 +235,7 @@ def main():
         checks.run("random live views", check_random_live_views, checks, server, random.Random(2026))
         checks.run("resume and cursors", check_resume_and_cursors, checks, server, random.Random(7))
         checks.run("at most 64 live views per list", check_view_limit, checks, server)
+        checks.run("--max-views", check_max_views_flag, checks)
     finally:
         server.stop()
     sys.exit(checks.summary())
