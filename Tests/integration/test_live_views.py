@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from livetest import Checks, EventStream, LiveDoc, Server, etag_version, quote  # noqa: E402
+from livetest import Checks, EventStream, LiveDoc, Server, etag_version, quote, short  # noqa: E402
 from test_views import COLUMNS, WORDS, parameters, random_document, random_query, reference  # noqa: E402
 
 LIST = "lv"
@@ -217,6 +217,48 @@ def check_view_limit(checks, server):
         stream.close()
 
 
+def check_view_page_boot(checks, server, rng):
+    """The client's boot path on a view page: the view document built from the page at version V
+    equals a fresh view subscription with until=data-cursor, and since=V patches bring it to
+    the view after later writes."""
+    from test_live_html import view_from_page
+
+    document = random_document(rng)
+    server.put_list(LIST, document)
+    observer = EventStream(server, f"/lists/{LIST}/events?view=html&limit=0")  # keeps recent versions
+    mismatches, resumed, compared = [], 0, 0
+    for step in range(12):
+        query = random_query(rng) or {"sort": ("name", False)}
+        params = parameters(query)
+        limit = rng.choice([1, 3, 50])
+        status, _, body = server.request("GET", f"/lists/{LIST}?{params}&limit={limit}", headers={"Accept": "text/html"})
+        version, page_view = view_from_page(body.decode())
+        window = f"until={page_view['until']}" if page_view["until"] else "limit=0"
+        fresh = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=html&{params}&{window}"))
+        fresh.wait_until(lambda doc: True, timeout=10)
+        fresh.stream.close()
+        if fresh.version != version or fresh.doc != page_view:
+            mismatches.append(f"step {step} {params} limit {limit}: page {short(page_view, 300)} stream {short(fresh.doc, 300)}")
+            continue
+        compared += 1
+        _, current = server.get_list(LIST)
+        now = random_write(rng, server, current, f"boot{step}")
+        live = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=html&{params}&{window}&since={version}"),
+                       strict_ids=False).resume_from(version, page_view)
+        live.wait_version(now, timeout=10)
+        live.stream.close()
+        again = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=html&{params}&{window}"))
+        again.wait_until(lambda doc: True, timeout=10)
+        again.stream.close()
+        resumed += live.resets == 0
+        if live.errors or live.doc != again.doc:
+            mismatches.append(f"step {step} {params}: since= {live.errors[:1]} {short(live.doc, 200)} vs {short(again.doc, 200)}")
+    observer.close()
+    checks.check(f"a view page's view equals its view stream, and since=data-version patches bring it along "
+                 f"({compared} pages, {resumed} resumed with patches)", not mismatches and compared >= 8 and resumed >= 4,
+                 "\n     ".join(mismatches[:4]))
+
+
 def check_max_views_flag(checks):
     with Server("--max-views", "2") as small:
         small.put_list(LIST, random_document(random.Random(3)))
@@ -236,6 +278,7 @@ def main():
         checks.run("resume and cursors", check_resume_and_cursors, checks, server, random.Random(7))
         checks.run("at most 64 live views per list", check_view_limit, checks, server)
         checks.run("--max-views", check_max_views_flag, checks)
+        checks.run("a view page boots its stream", check_view_page_boot, checks, server, random.Random(41))
     finally:
         server.stop()
     sys.exit(checks.summary())
