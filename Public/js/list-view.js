@@ -21,6 +21,24 @@ function pageKey() {
   try { return new URLSearchParams(location.search).get('key'); } catch (e) { return null; }
 }
 
+/**
+ * The page's view parameters (`sort`, `sort_desc`, `q`, `filter.COLUMN`: API.md section 9) as
+ * `&name=value…` ('' for none): the stream, `more` and further rows of a view page ask for that
+ * same view, whose cursors the page holds.
+ * @returns {string}
+ */
+function pageViewParameters() {
+  try {
+    let out = '';
+    for (const [name, value] of new URLSearchParams(location.search)) {
+      if (name === 'sort' || name === 'sort_desc' || name === 'q' || name.startsWith('filter.')) {
+        out += `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+      }
+    }
+    return out;
+  } catch (e) { return ''; }
+}
+
 /** One enhanced table: owns the view document and deletion; wires the parts together. */
 export class ListView {
   /**
@@ -33,6 +51,7 @@ export class ListView {
     this.id = table.dataset.list || '';
     this.base = config.base + encodeURIComponent(this.id);
     this.key = pageKey();
+    this.viewParameters = pageViewParameters();
     this.deleted = false;
     this.parts = new TableParts(table);
     this.toggles = new SectionToggles(this.parts);
@@ -81,11 +100,12 @@ export class ListView {
   }
 
   /**
-   * `url` (which has a query) with the page's view-link key, if it has one.
+   * `url` (which has a query) with the page's view parameters and view-link key, if it has them.
    * @param {string} url
    */
   withKey(url) {
-    return this.key === null ? url : `${url}&key=${encodeURIComponent(this.key)}`;
+    const viewed = url + this.viewParameters;
+    return this.key === null ? viewed : `${viewed}&key=${encodeURIComponent(this.key)}`;
   }
 
   /** The stream's subscription id, or null. */

@@ -45,7 +45,8 @@ public enum ServerDefaults {
     /// Writes kept per list in the store's change log, from which live streams resume.
     public static let changeLogLimit = 1_000
 
-    /// Views (sorted, filtered, searched) of one list kept per version (`--max-views`).
+    /// Views (sorted, filtered, searched) of one list kept per version, and live views kept per
+    /// list (`--max-views`, which sets the latter).
     public static let maxViews = 64
 
     /// Most writes waiting for one list in an instance (behind the one being written); more get

@@ -124,6 +124,11 @@ struct LimitOptions: ParsableArguments {
 
 /// The /events streams.
 struct LiveOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Most live views (sort, q, filters on /events) kept per list; a new one past it replaces one without subscribers, else 503.",
+        valueName: "count"))
+    var maxViews = ServerDefaults.maxViews
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
     var maxSubscribers = ServerDefaults.maxSubscribers
 

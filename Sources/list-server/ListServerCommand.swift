@@ -41,6 +41,7 @@ struct ListServerCommand: ParsableCommand {
         guard limits.maxLists > 0 else { throw ValidationError("--max-lists must be positive.") }
         guard limits.maxRows > 0 else { throw ValidationError("--max-rows must be positive.") }
         guard live.maxSubscribers > 0 else { throw ValidationError("--max-subscribers must be positive.") }
+        guard live.maxViews > 0 else { throw ValidationError("--max-views must be positive.") }
         guard live.staleTimeout > 0 && live.staleTimeout <= 86_400 else { throw ValidationError("--stale-timeout must be in (0, 86400].") }
         guard limits.writeTimeout >= 0.01 && limits.writeTimeout <= 3_600 else { throw ValidationError("--write-timeout must be in [0.01, 3600].") }
         if let instance = serving.instance, !Settings.isValidInstanceName(instance) {
@@ -81,6 +82,7 @@ struct ListServerCommand: ParsableCommand {
                                 publicDirectory: serving.publicDirectory, demo: storage.demo, maxLists: limits.maxLists, maxRows: limits.maxRows,
                                 maxSubscribers: live.maxSubscribers, staleTimeoutSeconds: live.staleTimeout, instanceName: serving.instance)
         settings.diskReserve = storage.diskReserve
+        settings.maxViews = live.maxViews
         settings.writeTimeoutSeconds = limits.writeTimeout
         try App(settings: settings).run()
     }

@@ -315,4 +315,5 @@ def main():
     sys.exit(checks.summary())
 
 
-main()
+if __name__ == "__main__":
+    main()

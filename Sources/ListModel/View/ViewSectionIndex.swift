@@ -88,3 +88,48 @@ struct ViewSectionIndex: Sendable {
         return chunks[..<chunk].reduce(0) { $0 + $1.count } + index(in: chunks[chunk], for: key)
     }
 }
+
+extension ViewSectionIndex {
+    /// The entry at `index` (`0..<count`) in view order.
+    func entry(at index: Int) -> Entry {
+        var rest = index
+        for chunk in chunks {
+            if rest < chunk.count { return chunk[rest] }
+            rest -= chunk.count
+        }
+        preconditionFailure("view entry index out of range")
+    }
+
+    /// The number of entries that come before `end` or are at it (a window's share of the section).
+    func count(through end: ViewCursor) -> Int {
+        var total = 0
+        for chunk in chunks {
+            // Entries are in view order: the ones in the window come first.
+            if !end.isBefore(chunk.last!.key, descending: descending) {
+                total += chunk.count
+                continue
+            }
+            var low = 0
+            var high = chunk.count
+            while low < high {
+                let mid = (low + high) / 2
+                if end.isBefore(chunk[mid].key, descending: descending) { high = mid } else { low = mid + 1 }
+            }
+            return total + low
+        }
+        return total
+    }
+
+    /// The row keys of the first `count` entries.
+    func rowKeys(prefix count: Int) -> [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(count)
+        for chunk in chunks {
+            for entry in chunk {
+                if keys.count == count { return keys }
+                keys.append(entry.rowKey)
+            }
+        }
+        return keys
+    }
+}

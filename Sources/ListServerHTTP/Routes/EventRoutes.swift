@@ -18,7 +18,17 @@ package enum EventRoutes {
         let id = try ListID.validated(request.parameter("id"))
         try context.authorization.requireRead(request, list: id)
         var subscribe = try subscribeRequest(request, listID: id)
-        if subscribe.view == .json, subscribe.since != nil {
+        if let query = try ViewRequest.query(request, columns: try context.registry.existing(id: id).document.columns) {
+            // A live view (API.md section 9): its cursors are `ViewCursor`s of this query, its
+            // resumes come from the channel's recent versions (docs/LIVE.md, "Live views").
+            try bindToView(&subscribe, query: query, request)
+            guard context.hub.hasRoom(forView: query, of: id) else {
+                throw HTTPError(.serviceUnavailable,
+                                "The list has \(context.hub.limits.maxViews) live views, each with subscribers; try again later.",
+                                headers: ["Retry-After": "5"])
+            }
+        }
+        if subscribe.view == .json, subscribe.since != nil, subscribe.query == nil {
             // Before the change log is read: the versions committed between that read and the
             // stream's start are then kept by the channel, and the resume needs no reset.
             context.hub.keepVersionsForResume(of: id)
@@ -31,7 +41,7 @@ package enum EventRoutes {
             guard let caughtUp = context.registry.snapshot(id: id) else { throw RegistryError.notFound(id: id) }
             snapshot = caughtUp
         }
-        if subscribe.view == .json, let since = subscribe.since, since < snapshot.version {
+        if subscribe.view == .json, subscribe.query == nil, let since = subscribe.since, since < snapshot.version {
             subscribe.logged = context.registry.changeLog(of: id, after: since)
         }
         guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
@@ -48,7 +58,7 @@ package enum EventRoutes {
         }
         // The whole document of a large list, not yet serialized at this version, is made off
         // the connection's thread before the stream starts (its `reset` then reads it back).
-        if subscribe.view == .json, subscribe.since == nil, snapshot.list.rowCount >= ServerDefaults.offThreadRows,
+        if subscribe.view == .json, subscribe.query == nil, subscribe.since == nil, snapshot.list.rowCount >= ServerDefaults.offThreadRows,
            !snapshot.cache.hasDocumentJSON {
             return .offThread { [snapshot] in
                 _ = snapshot.documentJSON
@@ -76,7 +86,10 @@ package enum EventRoutes {
             }
             window = .limit(count)
         case (nil, let until?):
-            window = .until(try Cursor(decoding: until))
+            // A view's cursor is read once the view is known (`bindToView`).
+            window = request.query("sort") == nil && request.query("sort_desc") == nil && request.query("q") == nil
+                && !request.queryItems.contains { $0.name.hasPrefix("filter.") }
+                ? .until(try Cursor(decoding: until)) : .limit(0)
         case (nil, nil):
             window = .limit(PageQuery.defaultLimit)
         default:
@@ -93,6 +106,23 @@ package enum EventRoutes {
             since = version
         }
         return LiveHub.SubscribeRequest(listID: listID, view: view, window: window, since: since)
+    }
+
+    /// Makes `subscribe` a stream of the view `query`: `until` must be a cursor of this view (400
+    /// otherwise, as for pages of views).
+    static func bindToView(_ subscribe: inout LiveHub.SubscribeRequest, query: ListQuery, _ request: Request) throws {
+        var window = subscribe.window
+        if let text = request.query("until") {
+            do {
+                let cursor = try ViewCursor(decoding: text)
+                guard cursor.fingerprint == query.fingerprint else { throw CursorError.otherView }
+                window = .viewUntil(cursor)
+            } catch let error as CursorError {
+                throw HTTPError(.badRequest, "until: \(error.description).")
+            }
+        }
+        subscribe = LiveHub.SubscribeRequest(listID: subscribe.listID, view: subscribe.view, window: window,
+                                             since: subscribe.since, query: query)
     }
 
     /// `POST …/subscriptions/{sub}/more?limit=N`: 202; the rows arrive in the stream.

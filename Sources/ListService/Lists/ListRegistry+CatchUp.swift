@@ -55,7 +55,10 @@ extension ListRegistry {
             var current = cached
             for change in changes where change.version > current.version {
                 guard change.version == current.version + 1, let step = try? replay(change, onto: current) else { break }
-                accept(ListChange(id: id, old: current, new: step.list, patch: step.patch), into: entry)
+                // The rows it touched, for live views: from the patch and the logged order keys.
+                let touched = ListChange.touchedRows(of: step.patch, in: current.document)
+                    .map { $0 + change.orderKeys.map(\.rowKey) }
+                accept(ListChange(id: id, old: current, new: step.list, patch: step.patch, touchedRowKeys: touched), into: entry)
                 current = step.list
             }
             if current.version >= committed ?? 0, current.version == changes.last?.version ?? cached.version {

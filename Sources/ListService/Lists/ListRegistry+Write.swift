@@ -52,7 +52,8 @@ extension ListRegistry {
             let write = rows.map { StoredListCoding.write(to: new, rowEdit: $0) }
                 ?? StoredListCoding.write(from: old, to: new, patch: patch)
             try store.commit(write, deadline: deadline)
-            accept(ListChange(id: id, old: old, new: new, patch: patch), into: entry)
+            accept(ListChange(id: id, old: old, new: new, patch: patch,
+                              touchedRowKeys: rows.map { $0.writtenRowKeys + $0.removedRowKeys }), into: entry)
             return new
         }
     }

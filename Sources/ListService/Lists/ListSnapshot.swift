@@ -26,6 +26,18 @@ package struct ListChange: Sendable {
     /// The `view=json` patch from `old` to `new`; empty for a deletion, and not used when `old`
     /// is nil (subscribers then get the whole document).
     package let patch: JSONPatch
+    /// The keys of the rows the change wrote, inserted, moved or removed, when it knows them (a
+    /// keyed row edit); nil otherwise (a whole-document write, a change read back from the store):
+    /// live views then rebuild instead of updating from these rows.
+    package let touchedRowKeys: [String]?
+
+    package init(id: String, old: ListSnapshot?, new: ListSnapshot?, patch: JSONPatch, touchedRowKeys: [String]? = nil) {
+        self.id = id
+        self.old = old
+        self.new = new
+        self.patch = patch
+        self.touchedRowKeys = touchedRowKeys
+    }
 
     /// This update followed by `next` as one change (their patches one after the other), or nil
     /// unless both are updates and `next` starts where this one ends.
@@ -33,6 +45,8 @@ package struct ListChange: Sendable {
         guard let old, let new, let nextOld = next.old, let nextNew = next.new, nextOld.version == new.version else {
             return nil
         }
-        return ListChange(id: id, old: old, new: nextNew, patch: JSONPatch(operations: patch.operations + next.patch.operations))
+        let touched = touchedRowKeys.flatMap { mine in next.touchedRowKeys.map { mine + $0 } }
+        return ListChange(id: id, old: old, new: nextNew, patch: JSONPatch(operations: patch.operations + next.patch.operations),
+                          touchedRowKeys: touched)
     }
 }

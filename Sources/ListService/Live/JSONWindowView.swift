@@ -9,6 +9,8 @@ package struct JSONWindowView: Equatable {
     package var list: ListDocument
     package var more: Bool
     package var until: String?
+    /// The whole document, with no `more` or `until` (a live view's `view=json` without a window).
+    package var whole = false
 
     package init(snapshot: ListSnapshot, window: LiveWindow) {
         list = window.document(of: snapshot.list)
@@ -16,9 +18,16 @@ package struct JSONWindowView: Equatable {
         until = window.until
     }
 
+    package init(list: ListDocument, more: Bool, until: String?, whole: Bool) {
+        self.list = list
+        self.more = more
+        self.until = until
+        self.whole = whole
+    }
+
     /// The document as the client holds it: the canonical list members, then `more` and `until`.
     package var json: JSONValue {
-        guard case .object(let document) = list.json else { return list.json }
+        guard !whole, case .object(let document) = list.json else { return list.json }
         return .object(JSONObject(document.members + [
             ("more", .bool(more)),
             ("until", until.map(JSONValue.string) ?? .null),
@@ -34,6 +43,7 @@ package struct JSONWindowView: Equatable {
             return JSONPatch(operations: [.replace(path: .root, value: new.json)])
         }
         var operations = listPatch.operations
+        if new.whole { return JSONPatch(operations: operations) }
         if old.more != new.more { operations.append(.replace(path: JSONPointer(tokens: ["more"]), value: .bool(new.more))) }
         if old.until != new.until {
             operations.append(.replace(path: JSONPointer(tokens: ["until"]), value: new.until.map(JSONValue.string) ?? .null))

@@ -23,6 +23,9 @@ package final class LiveChannel: Sendable {
         package var views: [LiveWindow: LiveView] = [:]
         /// The windowed `view=json` document of each subscribed window at `current`.
         package var jsonViews: [LiveWindow: JSONWindowView] = [:]
+        /// The live views of the list (`sort`, `q`, filters) at `current`, by query: at most
+        /// `Limits.maxViews` (docs/LIVE.md, "Live views").
+        package var queryViews: [ListQuery: LiveQueryView] = [:]
         /// Set once the channel has left the hub (its list was deleted, or it stayed idle too
         /// long): nothing changes in it any more, and a subscriber that still found it starts over.
         package var closed = false

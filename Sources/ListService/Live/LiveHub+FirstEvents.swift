@@ -61,6 +61,7 @@ extension LiveHub {
         switch request.window {
         case .limit(let limit): window = LiveWindow(limit: limit, in: (base ?? current).list)
         case .until(let cursor): window = .through(cursor)
+        case .viewUntil: window = .empty  // live views start in `attachView`
         }
         return StartingPoint(current: current, base: base, window: window,
                              view: request.view == .html ? state.views[window] : nil,

@@ -14,6 +14,7 @@ extension LiveHub {
         return try channel.state.withLock { state in
             publishPending(on: channel, state: &state)
             guard let subscriber = state.subscribers[id] else { throw unknown }
+            if subscriber.query != nil { return try extendView(subscriber, by: extra, state: &state, channel: channel) }
             let current = state.current
             let window = subscriber.window
             let grown = window.extended(by: extra, in: current.list)

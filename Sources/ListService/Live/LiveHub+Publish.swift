@@ -25,12 +25,22 @@ extension LiveHub {
         var newJSONViews: [LiveWindow: JSONWindowView] = [:]
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(state.subscribers.count)
+        let viewEvents = publishViews(change, from: old, to: new, state: &state, channel: channel)
         for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
             guard subscriber.version == old.version else {
                 markStale(subscriber)
                 continue
             }
             let event: SharedBytes
+            if let query = subscriber.query {
+                let key = LiveViewKey(query: query, window: LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd))
+                guard let shared = viewEvents[key] else {
+                    markStale(subscriber)  // cannot happen: every subscribed window got its event
+                    continue
+                }
+                deliveries.append(Delivery(subscriber: subscriber, event: shared))
+                continue
+            }
             switch subscriber.view {
             case .json:
                 if jsonEvent == nil { jsonEvent = Self.jsonEvent(for: change, from: old, to: new) }

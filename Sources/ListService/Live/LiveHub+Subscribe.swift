@@ -8,6 +8,8 @@ extension LiveHub {
         package enum WindowSpec: Sendable {
             case limit(Int)
             case until(Cursor)
+            /// A live view's window ending at this cursor of the view.
+            case viewUntil(ViewCursor)
         }
 
         package let listID: String
@@ -18,8 +20,13 @@ extension LiveHub {
         /// For a `view=json` resume: the store's change log after `since`, read by the caller
         /// (the hub never reads the store); nil when it was not read or no longer reaches back.
         package var logged: [StoredChange]? = nil
+        /// The view asked for (`sort`, `q`, filters), validated against the list's columns; nil:
+        /// the list itself.
+        package var query: ListQuery? = nil
 
-        package init(listID: String, view: Subscriber.View, window: WindowSpec, since: Int?, logged: [StoredChange]? = nil) {
+        package init(listID: String, view: Subscriber.View, window: WindowSpec, since: Int?, logged: [StoredChange]? = nil,
+                     query: ListQuery? = nil) {
+            self.query = query
             self.listID = listID
             self.view = view
             self.window = window
@@ -47,6 +54,10 @@ extension LiveHub {
         }
         guard reserved else {
             stream.cancel()
+            return
+        }
+        if let query = request.query {
+            attachView(request, query: query, subscription: id, to: stream)
             return
         }
         while true {

@@ -40,12 +40,15 @@ package final class LiveHub: Sendable {
         /// Put with a dot in front of every subscription id (`--instance`), so that a load
         /// balancer can route `…/more` to the instance holding the stream.
         package var subscriptionPrefix: String?
+        /// Live views (`sort`, `q`, filters) kept per list (`--max-views`).
+        package var maxViews: Int
 
         package init(maxSubscribers: Int = ServerDefaults.maxSubscribers, maxBufferedBytes: Int = 1 << 20,
                      staleTimeoutSeconds: Double = ServerDefaults.staleTimeoutSeconds, recentVersions: Int = 32,
                      idleChannelSeconds: Double = 60, maxPendingChanges: Int = 16,
                      fanOutThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
-                     subscriptionPrefix: String? = nil) {
+                     subscriptionPrefix: String? = nil, maxViews: Int = ServerDefaults.maxViews) {
+            self.maxViews = maxViews
             self.maxSubscribers = maxSubscribers
             self.maxBufferedBytes = maxBufferedBytes
             self.staleTimeoutSeconds = staleTimeoutSeconds
@@ -74,6 +77,10 @@ package final class LiveHub: Sendable {
     package let limits: Limits
     package let renderer: HTMLRenderer
     private let running = Atomic<Bool>(true)
+    /// Live-view window patches made from the rows a write touched, and made by diffing whole
+    /// windows (tests read them; docs/LIVE.md, "Live views").
+    package let incrementalViewPatches = Atomic<Int>(0)
+    package let diffedViewPatches = Atomic<Int>(0)
     /// Where changes are published, off the writers' threads (one list's changes are never
     /// published by two threads at once: they take its channel's lock).
     package let publisher = DispatchQueue(label: "list-server.publish", qos: .userInitiated, attributes: .concurrent)

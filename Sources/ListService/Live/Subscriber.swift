@@ -18,6 +18,10 @@ package final class Subscriber: @unchecked Sendable {
     package let stream: any SubscriberStream
     /// The window of a `view=html` or windowed `view=json` subscriber.
     package var window: LiveWindow
+    /// The view of a live view's subscriber (`sort`, `q`, filters); nil for the list itself.
+    package let query: ListQuery?
+    /// Where a live view's window ends (`.whole` for `view=json` without `limit` or `until`).
+    package var viewEnd: ViewWindowEnd = .whole
     /// The version of the last event this subscriber was sent (or is being sent by its reset).
     package var version: Int
     /// Set when its stream fell behind and patches were dropped: it needs a `reset`.
@@ -25,8 +29,11 @@ package final class Subscriber: @unchecked Sendable {
     /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
     package var staleSince: UInt64 = 0
 
-    package init(id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int) {
+    package init(id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int,
+                query: ListQuery? = nil, viewEnd: ViewWindowEnd = .whole) {
         self.id = id
+        self.query = query
+        self.viewEnd = viewEnd
         self.listID = listID
         self.view = view
         self.stream = stream

@@ -67,7 +67,7 @@ struct App {
         let registry: ListRegistry
         let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(
             maxSubscribers: settings.maxSubscribers, staleTimeoutSeconds: settings.staleTimeoutSeconds,
-            subscriptionPrefix: settings.instanceName))
+            subscriptionPrefix: settings.instanceName, maxViews: settings.maxViews))
         do {
             let writeTimeout = Duration.milliseconds(Int64(settings.writeTimeoutSeconds * 1000))
             store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve, writeTimeout: writeTimeout)

@@ -26,6 +26,8 @@ struct Settings: Sendable {
     var maxRows = ServerDefaults.maxRows
     /// Most open `/events` streams.
     var maxSubscribers = ServerDefaults.maxSubscribers
+    /// Most live views per list (`--max-views`).
+    var maxViews = ServerDefaults.maxViews
     /// Seconds a subscriber may stay behind before it is disconnected.
     var staleTimeoutSeconds = ServerDefaults.staleTimeoutSeconds
     /// `--write-timeout`: seconds a write waits for its list in all (queue, connection, locks).
