@@ -67,10 +67,6 @@ export class LiveStream {
     if (host.deleted() || this.source) return;
     const until = host.until();
     const params = new URLSearchParams({ view: 'html' });
-    // A view's page (sorted, searched, filtered: API.md section 9) streams that view.
-    for (const [name, value] of new URLSearchParams(window.location.search)) {
-      if (name === 'sort' || name === 'sort_desc' || name === 'q' || name.startsWith('filter.')) params.append(name, value);
-    }
     if (until) params.set('until', until);
     else params.set('limit', String(this.parts.table.querySelectorAll('tr[data-row]').length));
     if (resume && !this.stale && this.lastId) params.set('since', this.lastId);

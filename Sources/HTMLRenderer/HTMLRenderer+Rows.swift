@@ -32,14 +32,6 @@ extension HTMLRenderer {
         return out.finish()
     }
 
-    /// The `<thead>` row as a page of list `listID` seen through `controls` renders it: each
-    /// header a link sorting by its column, `aria-sort` on the sorted one.
-    public func headRow(_ doc: ListDocument, controls: ViewControls, listID: String) -> [UInt8] {
-        var out = HTMLWriter(capacity: 256 + doc.columns.count * 128)
-        out.headRow(ResolvedColumns(doc, renderers: cellRenderers), view: (controls, listID))
-        return out.finish()
-    }
-
     /// The `<tbody class="status">` a list shows in place of its rows, or `nil` (the live view's
     /// `status`; no trailing newline).
     ///

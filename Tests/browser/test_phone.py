@@ -30,7 +30,7 @@ def pages(server, browser):
     browser.driver.get(server.url("/"))
     hrefs = browser.js("return [...document.querySelectorAll('a.row-link')].map(a => a.getAttribute('href'))")
     check(len(hrefs) >= 5, f"the demo lists: {hrefs}")
-    return ["/"] + hrefs
+    return ["/"] + hrefs + ["/lists/countries?sort_desc=pop&q=an"]
 
 
 def test_every_page_fits_a_phone(server, browser):

@@ -104,7 +104,7 @@ extension LiveView {
             }
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
-        head = Self.string(renderer.headRow(document, controls: ViewControls(query: index.query), listID: listID))
+        head = Self.string(renderer.headRow(document, listID: listID, view: ViewControls(query: index.query)))
         if showsRows && index.rowCount > 0 {
             status = nil
         } else {
