@@ -66,9 +66,17 @@ public final class SQLiteStore: Store {
         try db.transaction {
             if found == 1 { try db.execute(Schema.changesToVersion2) }
             if found == 1 || found == 2 { try db.execute(Schema.changesToVersion3) }
-            if (1...3).contains(found) { try db.execute(Schema.rowsToVersion4) }
+            if (1...3).contains(found), try Self.hasTable("rows", db) { try db.execute(Schema.rowsToVersion4) }
             try db.execute(Schema.current)
         }
+    }
+
+    /// Whether the database has a table of this name.
+    private static func hasTable(_ name: String, _ db: SQLiteConnection) throws -> Bool {
+        let query = try db.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+        defer { query.reset() }
+        try query.bind(name)
+        return try query.step()
     }
 
     /// The schema version the database was last written with (0 for a new one).

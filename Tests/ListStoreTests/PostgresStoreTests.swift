@@ -88,10 +88,11 @@ import Testing
         try store.commit(tests.write("big", 1, rows: rows))
         let loaded = try #require(try store.load(id: "big"))
         #expect(loaded.rows.count == count)
-        #expect(loaded.rows.first == rows.last)
+        #expect(loaded.rows.map(\.version) == Array(repeating: 1, count: count))
+        #expect(loaded.rows.first?.body == rows.last?.body)
         #expect(loaded.rows.map(\.orderKey) == rows.map(\.orderKey).sorted())
         try store.commit(tests.write("big", 2, deleting: rows.prefix(count - 1).map(\.key)))
-        #expect(try store.load(id: "big")?.rows == [rows[count - 1]])
+        #expect(try store.load(id: "big")?.rows.map(\.key) == [rows[count - 1].key])
     }
 
     @Test func orderKeysSortByBytesAsInSQLite() throws {

@@ -18,7 +18,7 @@ package final class RowMarkupCache: Sendable {
     package init(capacity: Int = 200_000) { self.capacity = capacity }
 
     /// The markup of `row` as `renderer.row(row, in: document, version: version)` gives it.
-    package func html(for row: Row, version: Int? = nil, in document: ListDocument, renderer: HTMLRenderer) -> String {
+    package func html(for row: Row, version: Int?, in document: ListDocument, renderer: HTMLRenderer) -> String {
         storage.withLock { storage in
             if document.columns != storage.columns {
                 storage.entries.removeAll(keepingCapacity: true)
