@@ -109,11 +109,17 @@ public struct IndexedList: Sendable {
     /// changed its content or section, or moved it; 0 when not known), or `nil` when there is none.
     public func version(ofRow key: String) -> Int? { orderKeyMap.version(of: key) }
 
-    /// The list with the version of each row in `keys` set to `version` (rows it does not hold
-    /// are skipped): O(keys), the map's overlay takes the changes.
-    public func stampingVersions(_ keys: some Sequence<String>, version: Int) -> IndexedList {
+    /// The list with the version of each row in `keys` (distinct keys; rows it does not hold are
+    /// skipped, but count for the shortcut) set to `version`: O(keys), the map's overlay takes the
+    /// changes; when `keys` are as many as the rows, every row is set in one pass.
+    public func stampingVersions(_ keys: some Collection<String>, version: Int) -> IndexedList {
         var map = orderKeyMap
-        for key in keys { map.setVersion(key, version) }
+        if keys.count >= rowCount && keys.count > 4_096 {
+            // Every row (a list created or re-keyed whole): one pass, not an overlay entry each.
+            map.setEveryVersion(version)
+        } else {
+            for key in keys { map.setVersion(key, version) }
+        }
         return IndexedList(unchecked: document, orderKeys: orderKeys, orderKeyMap: map)
     }
 

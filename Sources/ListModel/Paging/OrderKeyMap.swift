@@ -74,6 +74,12 @@ public struct OrderKeyMap: Sendable {
         change(key, to: slot)
     }
 
+    /// Sets the version of every key: one pass over the map, no overlay.
+    mutating func setEveryVersion(_ version: Int) {
+        fold()
+        base = base.mapValues { Slot(orderKey: $0.orderKey, version: version) }
+    }
+
     /// Forgets `key`, if mapped.
     mutating func remove(_ key: String) {
         guard slot(key) != nil else { return }
