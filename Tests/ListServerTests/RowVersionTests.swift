@@ -72,7 +72,7 @@ struct RowVersionTests {
             for key in model.rowKeys { reference[key] = 1 }
             var fresh = 0
             var kinds: [Int: Int] = [:]
-            for step in 0..<160 {
+            for step in 0..<400 {
                 let instance = instances[next(2)]
                 let note = "seed \(initialSeed) step \(step)"
                 let keys = model.rowKeys
