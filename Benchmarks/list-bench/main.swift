@@ -8,6 +8,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("paging", runPagingBenchmarks),
     ("views", runViewBenchmarks),
     ("writes", runWriteBenchmarks),
+    ("row-edits", runRowEditBenchmarks),
     ("gzip", runGzipBenchmarks),
     ("patches", runPatchBenchmarks),
     ("patches-small", runSmallWriteBenchmarks),

@@ -37,8 +37,9 @@ extension HTMLRenderer {
     /// The `<table>` carries `data-list`, `data-version` and `data-cursor`; it ends with the
     /// pagination row while `context.nextHref` is set. The page links `list.css` and the client's
     /// entry module `js/main.js` from `context.assetsPath` and holds no inline script or style,
-    /// so it works under `Content-Security-Policy: default-src 'self'`.
-    public func page(_ doc: ListDocument, page: ListPage, context: PageContext) -> [UInt8] {
+    /// so it works under `Content-Security-Policy: default-src 'self'`. With `rowVersions`, each
+    /// row carries its version (`<tr data-row="…" data-version="V">`).
+    public func page(_ doc: ListDocument, page: ListPage, context: PageContext, rowVersions: RowVersions? = nil) -> [UInt8] {
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
         let capacity = HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns) + 1024
         return HTMLWriter.render(capacity: capacity) { out in
@@ -48,7 +49,8 @@ extension HTMLRenderer {
             out.table(
                 doc, parts: page.parts,
                 attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
-                nextHref: context.nextHref, columns: columns, headingCaption: true, view: context.view)
+                nextHref: context.nextHref, columns: columns, headingCaption: true, view: context.view,
+                rowVersions: rowVersions)
             out.documentEnd()
         }
     }
@@ -59,10 +61,10 @@ extension HTMLRenderer {
     /// header row (the client moves its rows into the section's existing `<tbody>`); a footer
     /// appears once its section's last row is in. Ends with the pagination `<tbody>` while
     /// `nextHref` is set. The list's state and `emptyText` are not repeated here.
-    public func fragment(_ doc: ListDocument, page: ListPage, nextHref: String?) -> [UInt8] {
+    public func fragment(_ doc: ListDocument, page: ListPage, nextHref: String?, rowVersions: RowVersions? = nil) -> [UInt8] {
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
         return HTMLWriter.render(capacity: HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns)) { out in
-            out.sectionBodies(doc, parts: page.parts, columns: columns)
+            out.sectionBodies(doc, parts: page.parts, columns: columns, rowVersions: rowVersions)
             if let nextHref { out.paginationBody(nextHref: nextHref, columnCount: columns.count) }
         }
     }

@@ -1,14 +1,15 @@
 import ListModel
 
 extension HTMLRenderer {
-    /// One row as `<tr data-row="key">` with a `<td>` per column (no trailing newline).
+    /// One row as `<tr data-row="key">` (`<tr data-row="key" data-version="V">` with the row's
+    /// `version`) with a `<td>` per column (no trailing newline).
     ///
     /// A row with `href` gets class `linked` and its link in a real `<a class="row-link">` around
     /// the content of its first cell without links of its own (CSS stretches it over the row);
     /// `style` becomes class `row-highlight` or `row-muted`. The live view sends exactly this.
-    public func row(_ row: Row, in doc: ListDocument) -> [UInt8] {
+    public func row(_ row: Row, in doc: ListDocument, version: Int? = nil) -> [UInt8] {
         var out = HTMLWriter(capacity: 1024)
-        out.row(row, columns: ResolvedColumns(doc, renderers: cellRenderers))
+        out.row(row, columns: ResolvedColumns(doc, renderers: cellRenderers), version: version)
         return out.finish()
     }
 
@@ -57,14 +58,18 @@ extension HTMLRenderer {
 }
 
 extension HTMLWriter {
-    mutating func row(_ row: Row, columns: ResolvedColumns) {
-        withUnsafePointer(to: row) { self.row($0, columns: columns) }
+    mutating func row(_ row: Row, columns: ResolvedColumns, version: Int? = nil) {
+        withUnsafePointer(to: row) { self.row($0, columns: columns, version: version) }
     }
 
     /// `row(_:columns:)` reading the row in place.
-    mutating func row(_ row: UnsafePointer<Row>, columns: ResolvedColumns) {
+    mutating func row(_ row: UnsafePointer<Row>, columns: ResolvedColumns, version: Int? = nil) {
         raw("<tr data-row=\"")
         escape(row.pointee.key)
+        if let version {
+            raw("\" data-version=\"")
+            decimal(version)
+        }
         let linked = row.pointee.href.map(HTMLWriter.isSafeURL) ?? false
         switch (row.pointee.style, linked) {
         case (.default, false): raw("\">")

@@ -14,6 +14,9 @@ extension HTMLRenderer {
     }
 }
 
+/// Each row's version by row key (`IndexedList.version(ofRow:)`), for `data-version` on rows.
+public typealias RowVersions = (String) -> Int?
+
 /// What the page adds to the `<table>` element.
 struct TableAttributes {
     var listID: String
@@ -26,7 +29,7 @@ extension HTMLWriter {
     /// its main content; a table embedded elsewhere keeps a plain caption).
     mutating func table(
         _ doc: ListDocument, parts: [ListPage.Part], attributes: TableAttributes?, nextHref: String?,
-        columns: ResolvedColumns, headingCaption: Bool = false, view: ViewControls? = nil
+        columns: ResolvedColumns, headingCaption: Bool = false, view: ViewControls? = nil, rowVersions: RowVersions? = nil
     ) {
         raw("<table class=\"list")
         if doc.rowHeight != nil { raw(" fixed-rows") }
@@ -48,7 +51,7 @@ extension HTMLWriter {
         headRow(columns, view: view.flatMap { view in attributes.map { (view, $0.listID) } })
         raw("</thead>\n")
         if doc.state == nil {
-            sectionBodies(doc, parts: parts, columns: columns)
+            sectionBodies(doc, parts: parts, columns: columns, rowVersions: rowVersions)
         }
         statusBody(doc, columnCount: columns.count)
         if doc.state == nil, let nextHref { paginationBody(nextHref: nextHref, columnCount: columns.count) }
@@ -101,7 +104,9 @@ extension HTMLWriter {
 
     /// One `<tbody data-section>` per part: a header unless the part continues its section, the
     /// part's rows, and the footer once the section's last row is in.
-    mutating func sectionBodies(_ doc: ListDocument, parts: [ListPage.Part], columns: ResolvedColumns) {
+    /// - Parameter rowVersions: each row's version by key, written as `data-version`; nil: none.
+    mutating func sectionBodies(_ doc: ListDocument, parts: [ListPage.Part], columns: ResolvedColumns,
+                                rowVersions: RowVersions? = nil) {
         for part in parts {
             let section = doc.sections[part.sectionIndex]
             let continued = part.continuesSection
@@ -130,7 +135,7 @@ extension HTMLWriter {
             let rows = section.rows
             // A pointer per row: passing `rows[index]` copied the row (a retain and a release).
             rows.forEachUnsafeElement(in: part.rows) { pointer in
-                row(pointer, columns: columns)
+                row(pointer, columns: columns, version: rowVersions?(pointer.pointee.key))
                 byte(0x0A)
             }
             if part.rows.upperBound == rows.count, section.footer != nil {

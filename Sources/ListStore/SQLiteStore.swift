@@ -66,8 +66,17 @@ public final class SQLiteStore: Store {
         try db.transaction {
             if found == 1 { try db.execute(Schema.changesToVersion2) }
             if found == 1 || found == 2 { try db.execute(Schema.changesToVersion3) }
+            if (1...3).contains(found), try Self.hasTable("rows", db) { try db.execute(Schema.rowsToVersion4) }
             try db.execute(Schema.current)
         }
+    }
+
+    /// Whether the database has a table of this name.
+    private static func hasTable(_ name: String, _ db: SQLiteConnection) throws -> Bool {
+        let query = try db.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+        defer { query.reset() }
+        try query.bind(name)
+        return try query.step()
     }
 
     /// The schema version the database was last written with (0 for a new one).
@@ -122,11 +131,12 @@ public final class SQLiteStore: Store {
     /// A list's rows in order-key order.
     private static func rows(of id: String, _ db: SQLiteConnection) throws -> [StoredRow] {
         let query = try db.statement(
-            "SELECT row_key, section_key, order_key, body FROM rows WHERE list_id = ? ORDER BY order_key")
+            "SELECT row_key, section_key, order_key, body, version FROM rows WHERE list_id = ? ORDER BY order_key")
         try query.bind(id)
         var rows: [StoredRow] = []
         while try query.step() {
-            rows.append(StoredRow(key: query.text(0), section: query.text(1), orderKey: query.text(2), body: query.blob(3)))
+            rows.append(StoredRow(key: query.text(0), section: query.text(1), orderKey: query.text(2), body: query.blob(3),
+                                  version: query.int(4)))
         }
         query.reset()
         return rows
@@ -151,12 +161,13 @@ public final class SQLiteStore: Store {
                     try deleteRow.run()
                 }
                 let upsertRow = try db.statement("""
-                    INSERT INTO rows (list_id, row_key, section_key, order_key, body) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO rows (list_id, row_key, section_key, order_key, body, version) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(list_id, row_key) DO UPDATE SET
-                      section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body
+                      section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body,
+                      version = excluded.version
                     """)
                 for row in write.upsertedRows {
-                    try upsertRow.bind(write.id, row.key, row.section, row.orderKey, row.body)
+                    try upsertRow.bind(write.id, row.key, row.section, row.orderKey, row.body, write.version)
                     try upsertRow.run()
                 }
                 let logChange = try db.statement("INSERT INTO changes (list_id, version, patch, order_keys) VALUES (?, ?, ?, ?)")

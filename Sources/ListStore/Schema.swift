@@ -6,7 +6,7 @@
 /// version) never reads a patch; `order_keys` holds the order keys of the rows each write stored
 /// (`StoredOrderKey.encode`). `settings` holds small named values (`Store.setting`).
 enum Schema {
-    static let version = 3
+    static let version = 4
 
     static let current = """
         CREATE TABLE IF NOT EXISTS lists (
@@ -20,6 +20,7 @@ enum Schema {
           section_key TEXT NOT NULL,
           order_key   TEXT NOT NULL,
           body        BLOB NOT NULL,
+          version     INTEGER NOT NULL DEFAULT 0,
           PRIMARY KEY (list_id, row_key)
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS rows_by_order ON rows (list_id, order_key);
@@ -39,7 +40,7 @@ enum Schema {
           name  TEXT PRIMARY KEY,
           value BLOB NOT NULL
         ) WITHOUT ROWID;
-        PRAGMA user_version = 3;
+        PRAGMA user_version = 4;
         """
 
     /// Version 2 keeps `changes` in a rowid table. In version 1 it was `WITHOUT ROWID`: its
@@ -62,5 +63,11 @@ enum Schema {
     /// none: they were only ever read by the instance that wrote them) and adds `settings`.
     static let changesToVersion3 = """
         ALTER TABLE changes ADD COLUMN order_keys BLOB NOT NULL DEFAULT x'';
+        """
+
+    /// Version 4 keeps each row's version (the list version of the write that last stored it).
+    /// Rows stored before have 0, and take the list's version when loaded.
+    static let rowsToVersion4 = """
+        ALTER TABLE rows ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
         """
 }

@@ -21,23 +21,29 @@ public struct StoredList: Sendable, Equatable {
     }
 }
 
-/// One row as stored: which section holds it, where it sorts, and its canonical JSON.
+/// One row as stored: which section holds it, where it sorts, its canonical JSON, and its
+/// version (the list version of the write that last stored it; 0 for a row stored before rows
+/// had versions, which takes the list's version when loaded).
 public struct StoredRow: Sendable, Equatable {
     public var key: String
     public var section: String
     public var orderKey: String
     public var body: [UInt8]
+    /// Read back from the store; a write stores every row it writes at the write's version.
+    public var version: Int
 
-    public init(key: String, section: String, orderKey: String, body: [UInt8]) {
+    public init(key: String, section: String, orderKey: String, body: [UInt8], version: Int = 0) {
         self.key = key
         self.section = section
         self.orderKey = orderKey
         self.body = body
+        self.version = version
     }
 }
 
-/// One accepted write: the list's new version and metadata, the rows it added or changed,
-/// the rows it removed, and the change-log entry (the patch from the previous version).
+/// One accepted write: the list's new version and metadata, the rows it added or changed
+/// (each stored with the write's version as its row version), the rows it removed, and the
+/// change-log entry (the patch from the previous version).
 public struct StoreWrite: Sendable {
     public var id: String
     public var version: Int
@@ -58,7 +64,8 @@ public struct StoreWrite: Sendable {
 
 /// A change-log entry: the patch that took the list to `version`, and the order keys of the
 /// rows that write stored (new, moved or changed rows), so that another instance replaying it
-/// gives every row the same order key as the instance that made it.
+/// gives every row the same order key as the instance that made it, and the rows it names the
+/// row version `version` (a write stores exactly the rows it changed, all at its version).
 public struct StoredChange: Sendable, Equatable {
     public var version: Int
     public var patch: [UInt8]

@@ -18,7 +18,7 @@ struct RowMarkupCacheTests {
     }
 
     func render(_ document: ListDocument, into cache: RowMarkupCache) -> [String] {
-        document.sections.flatMap(\.rows).map { cache.html(for: $0, in: document, renderer: renderer) }
+        document.sections.flatMap(\.rows).map { cache.html(for: $0, version: nil, in: document, renderer: renderer) }
     }
 
     @Test func deletedRowsAreForgottenOnceTheyOutnumberTheLiveOnes() {
@@ -75,7 +75,7 @@ struct RowMarkupCacheTests {
                     let which = (thread + round) % 2
                     let document = documents[which]
                     for (index, row) in document.sections[0].rows.enumerated()
-                    where cache.html(for: row, in: document, renderer: renderer) != expected[which][index] {
+                    where cache.html(for: row, version: nil, in: document, renderer: renderer) != expected[which][index] {
                         mismatches.add(1, ordering: .relaxed)
                     }
                 }

@@ -13,8 +13,9 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: folder) }
     }
 
-    func row(_ key: String, _ section: String, _ order: String, _ body: String = "{}") -> StoredRow {
-        StoredRow(key: key, section: section, orderKey: order, body: Array(body.utf8))
+    /// A row to write, or (with `version`: the version of the write that stored it) as read back.
+    func row(_ key: String, _ section: String, _ order: String, _ body: String = "{}", version: Int = 0) -> StoredRow {
+        StoredRow(key: key, section: section, orderKey: order, body: Array(body.utf8), version: version)
     }
 
     func write(_ id: String, _ version: Int, rows: [StoredRow] = [], deleting: [String] = [], patch: String = "[]") -> StoreWrite {
@@ -41,7 +42,7 @@ import Testing
         try store.commit(write("a", 2, rows: [row("r1", "t", "c", "uno"), row("r3", "s", "ab")], deleting: ["r2"]))
         let rows = try store.loadAll()[0].rows
         #expect(rows.map(\.key) == ["r3", "r1"])
-        #expect(rows[1] == row("r1", "t", "c", "uno"))
+        #expect(rows[1] == row("r1", "t", "c", "uno", version: 2))
     }
 
     @Test(arguments: Backend.allCases) func rejectsAVersionThatDoesNotFollowAndChangesNothing(_ backend: Backend) throws {
@@ -118,7 +119,7 @@ import Testing
         let lists = try reopened.loadAll()
         #expect(lists.count == 1)
         #expect(lists[0].version == 2)
-        #expect(lists[0].rows == [row("r1", "s", "a", "body"), row("r2", "s", "b")])
+        #expect(lists[0].rows == [row("r1", "s", "a", "body", version: 1), row("r2", "s", "b", version: 2)])
         #expect(try reopened.changes(of: "a", after: 0)?.map(\.version) == [1, 2])
     }
 
@@ -127,7 +128,7 @@ import Testing
         let store = try database.open()
         let odd = "k'\"; DROP TABLE rows; --\u{0}é🙂"
         try store.commit(write("a", 1, rows: [row(odd, odd, "a", odd)]))
-        #expect(try store.loadAll()[0].rows == [row(odd, odd, "a", odd)])
+        #expect(try store.loadAll()[0].rows == [row(odd, odd, "a", odd, version: 1)])
     }
 
     @Test func unopenablePathIsAClearError() {

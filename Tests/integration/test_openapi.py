@@ -34,6 +34,7 @@ bodies = {
     "patchList": (json.dumps([{"op": "replace", "path": "/title", "value": "Patched"}]), "application/json-patch+json"),
     "insertRows": (json.dumps([{"key": "openapi-row"}]), "application/json"),
     "replaceRow": (json.dumps({"cells": {}}), "application/json"),
+    "mergeRow": (json.dumps({"cells": {}}), "application/merge-patch+json"),
 }
 order = ["get", "post", "put", "patch", "delete"]  # deletes last, so the list still exists for the others
 # Row routes before list routes of the same method, so the row still exists when it is replaced.

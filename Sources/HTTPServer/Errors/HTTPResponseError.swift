@@ -27,6 +27,9 @@ public protocol HTTPResponseError: Error {
     /// A line for the server's log about this error (never sent to the client); nil, the
     /// default, logs nothing. A 500 is always logged with the error itself.
     var logMessage: String? { get }
+    /// Extension members of the problem (RFC 9457 section 3.2) as JSON object members, e.g.
+    /// `"current":{…}`, written after `detail`; nil, the default, for none.
+    var problemMembers: String? { get }
 }
 
 extension HTTPResponseError {
@@ -34,6 +37,7 @@ extension HTTPResponseError {
     public var problemType: String { "about:blank" }
     public var responseHeaders: HTTPHeaders { HTTPHeaders() }
     public var logMessage: String? { nil }
+    public var problemMembers: String? { nil }
 
     /// The problem+json answer for this error: `type`, `title`, `status` and (when there is one)
     /// `detail`, with `responseHeaders`.
@@ -47,6 +51,7 @@ extension HTTPResponseError {
             json += ",\"detail\":"
             ProblemJSON.appendString(problemDetail, to: &json)
         }
+        if let problemMembers { json += "," + problemMembers }
         json += "}\n"
         var headers = responseHeaders
         headers["Content-Type"] = "application/problem+json"

@@ -32,7 +32,7 @@ extension IndexedList {
                 keys.append(key)
             }
         }
-        return try IndexedList(document: document, orderKeys: keys)
+        return try IndexedList(document: document, orderKeys: keys).carryingVersions(from: self)
     }
 }
 

@@ -122,3 +122,45 @@ extension Array {
         return copy
     }
 }
+
+/// Where `movingRow` puts a row.
+public enum RowMoveTarget: Sendable, Equatable {
+    /// Just before the row with this key, in its section.
+    case before(String)
+    /// Just after the row with this key, in its section.
+    case after(String)
+    /// After the last row of the section with this key.
+    case endOf(section: String)
+}
+
+extension IndexedList {
+    /// Moves the row with this key, keeping its key and content: it is taken out and put back
+    /// at `target` with a new order key between its new neighbours' (the only row written). The
+    /// patch removes it and adds it again. Costs what a removal and an insertion cost.
+    ///
+    /// - Throws: `.notFound` for an unknown row, anchor or section; `.invalid` for a row moved
+    ///   before or after itself.
+    public func movingRow(key: String, to target: RowMoveTarget) throws(ListEditError) -> IndexedRowEdit {
+        guard let position = position(ofRow: key) else { throw .notFound("There is no row with key \(quotedKey(key)).") }
+        let row = self.row(atPosition: position)
+        let section: String
+        let insertion: RowInsertPosition
+        switch target {
+        case .before(let anchor), .after(let anchor):
+            guard anchor != key else { throw .invalid("A row cannot be moved before or after itself.") }
+            guard let anchorPosition = self.position(ofRow: anchor) else {
+                throw .notFound("There is no row with key \(quotedKey(anchor)).")
+            }
+            section = sectionKey(atPosition: anchorPosition)
+            if case .before = target { insertion = .before(anchor) } else { insertion = .after(anchor) }
+        case .endOf(let target):
+            guard sectionIndexes[target] != nil else { throw .notFound("There is no section with key \(quotedKey(target)).") }
+            section = target
+            insertion = .end
+        }
+        let removal = try removingRow(key: key)
+        let inserted = try removal.list.insertingRows([row], inSection: section, at: insertion)
+        return IndexedRowEdit(list: inserted.list, patch: JSONPatch(operations: removal.patch.operations + inserted.patch.operations),
+                              writtenRowKeys: inserted.writtenRowKeys, removedRowKeys: [])
+    }
+}

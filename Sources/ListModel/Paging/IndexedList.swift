@@ -30,7 +30,13 @@ public struct IndexedList: Sendable {
     /// - Throws: `IndexedListError` when the counts differ or the keys are not
     ///   well-formed, at most `Cursor.maxOrderKeyBytes` long and strictly increasing.
     public init(document: ListDocument, orderKeys: some Collection<OrderKey>) throws(IndexedListError) {
-        guard orderKeys.count == document.rowCount else {
+        try self.init(document: document, orderKeys: orderKeys, versions: nil)
+    }
+
+    /// A list whose keys and row versions were stored earlier (`versions[i]`: the version of the
+    /// row at flattened position i; 0 for unknown).
+    public init(document: ListDocument, orderKeys: some Collection<OrderKey>, versions: [Int]?) throws(IndexedListError) {
+        guard orderKeys.count == document.rowCount, versions.map({ $0.count == document.rowCount }) ?? true else {
             throw IndexedListError(message: "\(orderKeys.count) order keys for \(document.rowCount) rows")
         }
         var previous: OrderKey?
@@ -43,21 +49,25 @@ public struct IndexedList: Sendable {
             }
             previous = key
         }
-        self.init(unchecked: document, orderKeys: ChunkedArray(orderKeys))
+        self.init(unchecked: document, orderKeys: ChunkedArray(orderKeys), versions: versions)
     }
 
-    /// A list from keys known to fit; the row-key map is computed unless given.
-    init(unchecked document: ListDocument, orderKeys: ChunkedArray<OrderKey>, orderKeyMap knownMap: OrderKeyMap? = nil) {
+    /// A list from keys known to fit; the row-key map is computed unless given (with `versions`
+    /// by flattened position, else version 0 for every row).
+    init(unchecked document: ListDocument, orderKeys: ChunkedArray<OrderKey>, orderKeyMap knownMap: OrderKeyMap? = nil,
+         versions: [Int]? = nil) {
         self.document = document
         self.orderKeys = orderKeys
         if let knownMap {
             orderKeyMap = knownMap
         } else {
             let rowKeys = flattenedRowKeys(document)
-            var map: [String: OrderKey] = [:]
+            var map: [String: OrderKeyMap.Slot] = [:]
             map.reserveCapacity(rowKeys.count)
-            for (key, orderKey) in zip(rowKeys, orderKeys) { map[key] = orderKey }
-            orderKeyMap = OrderKeyMap(map)
+            for (index, (key, orderKey)) in zip(rowKeys, orderKeys).enumerated() {
+                map[key] = OrderKeyMap.Slot(orderKey: orderKey, version: versions?[index] ?? 0)
+            }
+            orderKeyMap = OrderKeyMap(slots: map)
         }
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)
@@ -94,6 +104,34 @@ public struct IndexedList: Sendable {
 
     /// The order key of the row with this key, or `nil` when there is none.
     public func orderKey(ofRow key: String) -> OrderKey? { orderKeyMap[key] }
+
+    /// The version of the row with this key (the list version of the last write that stored it:
+    /// changed its content or section, or moved it; 0 when not known), or `nil` when there is none.
+    public func version(ofRow key: String) -> Int? { orderKeyMap.version(of: key) }
+
+    /// The list with the version of each row in `keys` (distinct keys; rows it does not hold are
+    /// skipped, but count for the shortcut) set to `version`: O(keys), the map's overlay takes the
+    /// changes; when `keys` are as many as the rows, every row is set in one pass.
+    public func stampingVersions(_ keys: some Collection<String>, version: Int) -> IndexedList {
+        var map = orderKeyMap
+        if keys.count >= rowCount && keys.count > 4_096 {
+            // Every row (a list created or re-keyed whole): one pass, not an overlay entry each.
+            map.setEveryVersion(version)
+        } else {
+            for key in keys { map.setVersion(key, version) }
+        }
+        return IndexedList(unchecked: document, orderKeys: orderKeys, orderKeyMap: map)
+    }
+
+    /// The list with every row's version taken from `old` where it holds the row (O(n)): for a
+    /// list rebuilt whole from another version of itself.
+    func carryingVersions(from old: IndexedList) -> IndexedList {
+        var map = orderKeyMap
+        for key in flattenedRowKeys(document) {
+            if let version = old.orderKeyMap.version(of: key), version != 0 { map.setVersion(key, version) }
+        }
+        return IndexedList(unchecked: document, orderKeys: orderKeys, orderKeyMap: map)
+    }
 
     /// The section index and row index of a flattened position (`0..<rowCount`).
     public func location(ofPosition position: Int) -> (section: Int, row: Int) {

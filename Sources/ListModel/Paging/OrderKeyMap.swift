@@ -1,4 +1,4 @@
-/// Row key → order key, cheap to copy and change by a few rows.
+/// Row key → order key and row version, cheap to copy and change by a few rows.
 ///
 /// A list version shares its map with the previous one, so a plain dictionary would be copied
 /// whole (every row) by the first insert or removal of each write. Here recent changes sit in a
@@ -6,10 +6,19 @@
 /// than `base.count / 256` rows (at least 256), so one write in some thousands at a million rows
 /// pays for copying the base. The overlay is cut into `overlayShards` dictionaries by key hash,
 /// so a write copies one shard (and the shards' references), not the whole overlay.
+///
+/// Each row's version (the list version of the last write that stored it, 0 when unknown) sits
+/// in the same entry as its order key: 8 bytes more per entry, no second table of row keys.
 public struct OrderKeyMap: Sendable {
-    private var base: [String: OrderKey]
-    /// Changes over `base`: a key's order key, or nil for a row that is gone; by shard.
-    private var overlay = [[String: OrderKey?]](repeating: [:], count: Self.overlayShards)
+    /// A row's order key and version.
+    struct Slot: Sendable {
+        var orderKey: OrderKey
+        var version: Int
+    }
+
+    private var base: [String: Slot]
+    /// Changes over `base`: a key's slot, or nil for a row that is gone; by shard.
+    private var overlay = [[String: Slot?]](repeating: [:], count: Self.overlayShards)
     /// The number of keys in `overlay`.
     private var overlayCount = 0
     private static var overlayShards: Int { 64 }
@@ -17,37 +26,63 @@ public struct OrderKeyMap: Sendable {
     public private(set) var count: Int
 
     init(_ dictionary: [String: OrderKey]) {
-        base = dictionary
+        base = dictionary.mapValues { Slot(orderKey: $0, version: 0) }
         count = dictionary.count
     }
 
-    /// The order key of the row with this key, if any.
-    public subscript(key: String) -> OrderKey? {
+    init(slots: [String: Slot]) {
+        base = slots
+        count = slots.count
+    }
+
+    /// The slot of the row with this key, if any.
+    func slot(_ key: String) -> Slot? {
         if overlayCount > 0, let changed = overlay[Self.shard(of: key)][key] { return changed }
         return base[key]
     }
 
+    /// The order key of the row with this key, if any.
+    public subscript(key: String) -> OrderKey? { slot(key)?.orderKey }
+
+    /// The version of the row with this key (0 when unknown), if any.
+    public func version(of key: String) -> Int? { slot(key)?.version }
+
     /// The overlay shard that holds `key`.
     private static func shard(of key: String) -> Int { key.hashValue & (overlayShards - 1) }
 
-    /// Maps `key` to `orderKey`; returns false (changing nothing) when `key` is already mapped.
+    /// Maps `key` to `orderKey` (version 0); returns false (changing nothing) when `key` is
+    /// already mapped.
     @discardableResult
     mutating func insert(_ key: String, _ orderKey: OrderKey) -> Bool {
-        guard self[key] == nil else { return false }
-        change(key, to: orderKey)
+        guard slot(key) == nil else { return false }
+        change(key, to: Slot(orderKey: orderKey, version: 0))
         count += 1
         return true
     }
 
-    /// Maps `key` to `orderKey`, whether or not it was mapped.
+    /// Maps `key` to `orderKey`, whether or not it was mapped; a mapped row keeps its version.
     mutating func set(_ key: String, _ orderKey: OrderKey) {
-        if self[key] == nil { count += 1 }
-        change(key, to: orderKey)
+        let old = slot(key)
+        if old == nil { count += 1 }
+        change(key, to: Slot(orderKey: orderKey, version: old?.version ?? 0))
+    }
+
+    /// Sets the version of `key`, if mapped.
+    mutating func setVersion(_ key: String, _ version: Int) {
+        guard var slot = slot(key), slot.version != version else { return }
+        slot.version = version
+        change(key, to: slot)
+    }
+
+    /// Sets the version of every key: one pass over the map, no overlay.
+    mutating func setEveryVersion(_ version: Int) {
+        fold()
+        base = base.mapValues { Slot(orderKey: $0.orderKey, version: version) }
     }
 
     /// Forgets `key`, if mapped.
     mutating func remove(_ key: String) {
-        guard self[key] != nil else { return }
+        guard slot(key) != nil else { return }
         change(key, to: nil)
         count -= 1
     }
@@ -56,15 +91,22 @@ public struct OrderKeyMap: Sendable {
     public var dictionary: [String: OrderKey] {
         var merged = self
         merged.fold()
-        return merged.base
+        return merged.base.mapValues(\.orderKey)
     }
 
-    private mutating func change(_ key: String, to orderKey: OrderKey?) {
+    /// Every row's version as one dictionary: O(n).
+    public var versions: [String: Int] {
+        var merged = self
+        merged.fold()
+        return merged.base.mapValues(\.version)
+    }
+
+    private mutating func change(_ key: String, to slot: Slot?) {
         let shard = Self.shard(of: key)
-        if orderKey == nil, base[key] == nil {
+        if slot == nil, base[key] == nil {
             // Added since the last fold: nothing to hide.
             if overlay[shard].removeValue(forKey: key) != nil { overlayCount -= 1 }
-        } else if overlay[shard].updateValue(orderKey, forKey: key) == nil {
+        } else if overlay[shard].updateValue(slot, forKey: key) == nil {
             overlayCount += 1
         }
         if overlayCount > max(256, base.count / 256) { fold() }
@@ -74,11 +116,11 @@ public struct OrderKeyMap: Sendable {
         guard overlayCount > 0 else { return }
         base.reserveCapacity(count)
         for shard in overlay {
-            for (key, orderKey) in shard {
-                if let orderKey { base[key] = orderKey } else { base.removeValue(forKey: key) }
+            for (key, slot) in shard {
+                if let slot { base[key] = slot } else { base.removeValue(forKey: key) }
             }
         }
-        overlay = [[String: OrderKey?]](repeating: [:], count: Self.overlayShards)
+        overlay = [[String: Slot?]](repeating: [:], count: Self.overlayShards)
         overlayCount = 0
     }
 }

@@ -41,7 +41,7 @@ package enum Negotiation {
     package static func requireBody(of mediaType: String, _ request: Request) throws {
         let given = request.headers["Content-Type"]?.split(separator: ";").first.map { String($0).trimmingSpaces.lowercased() }
         guard given == mediaType else {
-            let acceptPatch: HTTPHeaders = mediaType == "application/json-patch+json" ? ["Accept-Patch": mediaType] : [:]
+            let acceptPatch: HTTPHeaders = mediaType.hasSuffix("patch+json") ? ["Accept-Patch": mediaType] : [:]
             throw HTTPError(.unsupportedMediaType,
                             "This endpoint takes Content-Type: \(mediaType)\(given.map { ", not \($0)" } ?? "").",
                             headers: acceptPatch)

@@ -45,3 +45,12 @@ extension RegistryError: HTTPResponseError {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 }
+
+extension RowPreconditionFailed: HTTPResponseError {
+    /// 412 whose problem also holds `current`: the row as it is now, or null when it is gone.
+    package var status: HTTPStatus { .preconditionFailed }
+    package var problemDetail: String? { message }
+    package var problemMembers: String? {
+        "\"current\":" + String(decoding: (current ?? .null).serialized(), as: UTF8.self)
+    }
+}

@@ -24,7 +24,8 @@ package enum PageRoutes {
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
                 cursor: snapshot.list.lastCursor(of: page)?.encoded, assetsPath: context.assetsPath,
                 linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey))
-            var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext))
+            var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext,
+                                                               rowVersions: snapshot.list.version(ofRow:)))
             response.headers["ETag"] = etag
             pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
@@ -61,7 +62,7 @@ package enum PageRoutes {
             var response: Response
             if html {
                 let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
-                response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref))
+                response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:)))
                 SecurityHeaders.apply(to: &response)
             } else {
                 let columns = snapshot.document.columns

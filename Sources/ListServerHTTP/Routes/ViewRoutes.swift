@@ -38,7 +38,7 @@ package enum ViewRoutes {
             cursor: lastCursor(view, page)?.encoded, assetsPath: context.assetsPath,
             linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey))
         return .validated(etag: etag) {
-            var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext))
+            var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext, rowVersions: snapshot.list.version(ofRow:)))
             response.headers["ETag"] = etag
             PageRoutes.pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
@@ -63,7 +63,7 @@ package enum ViewRoutes {
         if html {
             let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
             let (document, listPage) = pageDocument(view, page)
-            response = .html(context.renderer.fragment(document, page: listPage, nextHref: nextHref))
+            response = .html(context.renderer.fragment(document, page: listPage, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:)))
             SecurityHeaders.apply(to: &response)
         } else {
             let columns = snapshot.document.columns

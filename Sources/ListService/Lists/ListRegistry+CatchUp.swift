@@ -73,7 +73,10 @@ extension ListRegistry {
         let patch = try JSONPatch(parsing: change.patch)
         var orderKeys: [String: OrderKey] = [:]
         for key in change.orderKeys { orderKeys[key.rowKey] = OrderKey(rawValue: key.orderKey) }
+        // The rows the change stored are the rows it changed: they take its version, as they did
+        // on the instance that made it.
         let list = try current.list.replaying(patch, orderKeys: orderKeys)
+            .stampingVersions(change.orderKeys.lazy.map(\.rowKey), version: change.version)
         return (ListSnapshot(id: current.id, version: change.version, list: list), patch)
     }
 

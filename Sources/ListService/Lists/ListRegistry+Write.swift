@@ -48,9 +48,12 @@ extension ListRegistry {
             }
             let (list, patch, rows) = try compute(old)
             let base = old?.version ?? tombstones.withLock { $0[id] } ?? 0
-            let new = ListSnapshot(id: id, version: base + 1, list: list)
-            let write = rows.map { StoredListCoding.write(to: new, rowEdit: $0) }
-                ?? StoredListCoding.write(from: old, to: new, patch: patch)
+            let unstamped = ListSnapshot(id: id, version: base + 1, list: list)
+            let write = rows.map { StoredListCoding.write(to: unstamped, rowEdit: $0) }
+                ?? StoredListCoding.write(from: old, to: unstamped, patch: patch)
+            // The rows the write stores are the rows it changed: they take its version.
+            let new = ListSnapshot(id: id, version: base + 1,
+                                   list: list.stampingVersions(write.upsertedRows.lazy.map(\.key), version: base + 1))
             try store.commit(write, deadline: deadline)
             accept(ListChange(id: id, old: old, new: new, patch: patch,
                               touchedRowKeys: rows.map { $0.writtenRowKeys + $0.removedRowKeys }), into: entry)

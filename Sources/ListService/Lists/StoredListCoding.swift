@@ -129,10 +129,24 @@ package enum StoredListCoding {
             let parsed = try ListDocument(json: .object(document))
             // Rows were read in order-key order; the document groups them by section, so the
             // keys are re-read in document order.
-            var orderKeyByRow: [String: OrderKey] = [:]
-            for row in stored.rows { orderKeyByRow[row.key] = OrderKey(rawValue: row.orderKey) }
-            let orderKeys = parsed.sections.flatMap { $0.rows.map { orderKeyByRow[$0.key]! } }
-            let list = try IndexedList(document: parsed, orderKeys: orderKeys)
+            // A row stored before rows had versions (0) takes the list's version.
+            var storedByRow: [String: (orderKey: OrderKey, version: Int)] = [:]
+            storedByRow.reserveCapacity(stored.rows.count)
+            for row in stored.rows {
+                storedByRow[row.key] = (OrderKey(rawValue: row.orderKey), row.version > 0 ? row.version : stored.version)
+            }
+            var orderKeys: [OrderKey] = []
+            var versions: [Int] = []
+            orderKeys.reserveCapacity(stored.rows.count)
+            versions.reserveCapacity(stored.rows.count)
+            for section in parsed.sections {
+                section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
+                    let entry = storedByRow[row.pointee.key]!
+                    orderKeys.append(entry.orderKey)
+                    versions.append(entry.version)
+                }
+            }
+            let list = try IndexedList(document: parsed, orderKeys: orderKeys, versions: versions)
             return ListSnapshot(id: stored.id, version: stored.version, list: list)
         } catch let error as CorruptList {
             throw error

@@ -18,27 +18,29 @@ package struct WritePrecondition: Sendable, Equatable {
     package static let none = WritePrecondition()
 
     /// Why the write may not go ahead for a list at `version` (nil: no list), or nil when it may.
-    package func failure(version: Int?) -> String? {
+    /// - Parameter subject: what the version is of, for the message: "the list", or a row's
+    ///   "row \"k\"" (row endpoints compare the row's version).
+    package func failure(version: Int?, subject: String = "the list") -> String? {
         let current = version.map { "\"\($0)\"" }
         switch ifMatch {
         case nil: break
         case .any:
-            if current == nil { return "If-Match: * needs the list to exist, and it does not." }
+            if current == nil { return "If-Match: * needs \(subject) to exist, and it does not." }
         case .tags(let tags):
             // Strong comparison: a weak tag never matches (RFC 9110 section 13.1.1).
             guard let current, tags.contains(current) else {
                 return "If-Match names \(tags.joined(separator: ", ")), but "
-                    + (version.map { "there is version \($0)" } ?? "the list does not exist") + "."
+                    + (version.map { "\(subject) is at version \($0)" } ?? "\(subject) does not exist") + "."
             }
         }
         switch ifNoneMatch {
         case nil: break
         case .any:
-            if let version { return "If-None-Match: * asks to create, but the list exists (version \(version))." }
+            if let version { return "If-None-Match: * asks to create, but \(subject) exists (version \(version))." }
         case .tags(let tags):
             // Weak comparison: W/"7" names version 7 too (RFC 9110 section 13.1.2).
             if let current, tags.contains(where: { $0 == current || $0 == "W/" + current }) {
-                return "If-None-Match names the list's current version \(version!)."
+                return "If-None-Match names the current version \(version!) of \(subject)."
             }
         }
         return nil

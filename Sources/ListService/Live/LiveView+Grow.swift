@@ -28,7 +28,7 @@ extension LiveView {
             let complete = part.rows.upperBound == section.rows.count
             let rows = part.rows.map { index in
                 let row = section.rows[index]
-                return Row(key: row.key, cells: ["html": .text(rowMarkup.html(for: row, in: document, renderer: renderer))])
+                return Row(key: row.key, cells: ["html": .text(rowMarkup.html(for: row, version: list.version(ofRow: row.key), in: document, renderer: renderer))])
             }
             let footer = complete ? renderer.sectionFooterRow(section, in: document).map(text) : nil
             // The view's sections are the document's first ones, by index.

@@ -34,8 +34,9 @@ package struct LiveView: Equatable {
                 header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
                 footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil,
                 rows: section.rows.map { row in
-                    let html = rowMarkup?.html(for: row, in: document, renderer: renderer)
-                        ?? Self.text(renderer.row(row, in: document))
+                    let version = snapshot.list.version(ofRow: row.key)
+                    let html = rowMarkup?.html(for: row, version: version, in: document, renderer: renderer)
+                        ?? Self.text(renderer.row(row, in: document, version: version))
                     return Row(key: row.key, cells: ["html": .text(html)])
                 }))
         }

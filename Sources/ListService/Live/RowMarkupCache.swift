@@ -8,7 +8,7 @@ import Synchronization
 package final class RowMarkupCache: Sendable {
     private struct Storage {
         package var columns: [Column] = []
-        package var entries: [String: (row: Row, html: String)] = [:]
+        package var entries: [String: (row: Row, version: Int?, html: String)] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -17,17 +17,17 @@ package final class RowMarkupCache: Sendable {
 
     package init(capacity: Int = 200_000) { self.capacity = capacity }
 
-    /// The markup of `row` as `renderer.row(row, in: document)` gives it.
-    package func html(for row: Row, in document: ListDocument, renderer: HTMLRenderer) -> String {
+    /// The markup of `row` as `renderer.row(row, in: document, version: version)` gives it.
+    package func html(for row: Row, version: Int?, in document: ListDocument, renderer: HTMLRenderer) -> String {
         storage.withLock { storage in
             if document.columns != storage.columns {
                 storage.entries.removeAll(keepingCapacity: true)
                 storage.columns = document.columns
             }
-            if let entry = storage.entries[row.key], entry.row == row { return entry.html }
+            if let entry = storage.entries[row.key], entry.version == version, entry.row == row { return entry.html }
             if storage.entries.count >= capacity { storage.entries.removeAll(keepingCapacity: true) }
-            let html = String(decoding: renderer.row(row, in: document), as: UTF8.self)
-            storage.entries[row.key] = (row, html)
+            let html = String(decoding: renderer.row(row, in: document, version: version), as: UTF8.self)
+            storage.entries[row.key] = (row, version, html)
             return html
         }
     }

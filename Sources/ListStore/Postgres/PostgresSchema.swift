@@ -3,7 +3,7 @@
 /// sorts with `COLLATE "C"` (byte order, as SQLite's BINARY). `schema_version` holds the one
 /// number migrations go by.
 enum PostgresSchema {
-    static let version = 1
+    static let version = 2
 
     /// The advisory lock (one `bigint` key) held by the session while the schema is created or migrated, so that
     /// instances starting together do it once.
@@ -11,8 +11,14 @@ enum PostgresSchema {
 
     /// The statements that take a database from schema `from` to the current one.
     static func migration(from found: Int) -> [String] {
-        found == 0 ? [version1] : []
+        (found == 0 ? [version1] : []) + (found <= 1 ? [version2] : [])
     }
+
+    /// Each row's version (the list version of the write that last stored it); rows stored
+    /// before have 0 and take the list's version when loaded.
+    static let version2 = """
+        ALTER TABLE rows ADD COLUMN version bigint NOT NULL DEFAULT 0;
+        """
 
     static let version1 = """
         CREATE TABLE lists (

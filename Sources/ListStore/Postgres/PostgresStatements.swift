@@ -14,13 +14,13 @@ enum PostgresStatements {
         DELETE FROM rows WHERE list_id = $1 AND row_key = ANY($2)
         """)
 
-    /// Many rows in one statement: one array per column.
+    /// Many rows in one statement: one array per column; `$6` the write's version, every row's.
     static let upsertRows = PGStatement(name: "upsert_rows", sql: """
-        INSERT INTO rows (list_id, row_key, section_key, order_key, body)
-        SELECT $1, r.row_key, r.section_key, r.order_key, r.body FROM unnest($2::bytea[], $3::bytea[], $4::text[], $5::bytea[])
+        INSERT INTO rows (list_id, row_key, section_key, order_key, body, version)
+        SELECT $1, r.row_key, r.section_key, r.order_key, r.body, $6 FROM unnest($2::bytea[], $3::bytea[], $4::text[], $5::bytea[])
           AS r (row_key, section_key, order_key, body)
         ON CONFLICT (list_id, row_key) DO UPDATE SET
-          section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body
+          section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body, version = excluded.version
         """)
 
     /// The list's new version and metadata (a tombstone stays: `list` reports it), the change
@@ -58,7 +58,7 @@ enum PostgresStatements {
         """)
 
     static let rows = PGStatement(name: "rows", sql: """
-        SELECT row_key, section_key, order_key, body FROM rows WHERE list_id = $1 ORDER BY order_key
+        SELECT row_key, section_key, order_key, body, version FROM rows WHERE list_id = $1 ORDER BY order_key
         """)
 
     /// Every list's version, and the tombstone of every deleted id not created again; the third

@@ -19,7 +19,7 @@ extension PostgresStore {
                     try db.run(PostgresStatements.upsertRows, [
                         .text(write.id), .bytesArray(chunk.map { Array($0.key.utf8) }),
                         .bytesArray(chunk.map { Array($0.section.utf8) }), .textArray(chunk.map(\.orderKey)),
-                        .bytesArray(chunk.map(\.body)),
+                        .bytesArray(chunk.map(\.body)), .int(write.version),
                     ])
                 }
                 try locks.renew(db)

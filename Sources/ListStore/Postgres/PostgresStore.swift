@@ -64,7 +64,7 @@ public final class PostgresStore: Store {
         let result = try db.run(PostgresStatements.rows, [.text(id)])
         let rows = (0..<result.rowCount).map { index in
             StoredRow(key: result.text(index, 0), section: result.text(index, 1), orderKey: result.text(index, 2),
-                      body: result.bytes(index, 3))
+                      body: result.bytes(index, 3), version: result.int(index, 4))
         }
         let deletedAt = head.int(0, 2)
         return StoredList(id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: rows,
