@@ -99,7 +99,8 @@ extension LiveView {
                     header: renderer.sectionHeaderRow(section, in: document).map(Self.string),
                     footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.string) : nil,
                     rows: section.rows.map { row in
-                        Row(key: row.key, cells: ["html": .text(rowMarkup.html(for: row, in: document, renderer: renderer))])
+                        Row(key: row.key, cells: ["html": .text(rowMarkup.html(
+                            for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))])
                     }))
             }
         }
