@@ -39,7 +39,7 @@ struct RowEditRoutesTests {
             #expect(row.status == 200)
             #expect(row.header("ETag") == "\"1\"")
             #expect(row.header("Content-Type") == "application/json")
-            #expect(row.body == #"{"key":"3","section":"b","cells":{"name":"three"},"href":"/x","style":"default"}"#)
+            #expect(row.body == #"{"key":"3","section":"b","cells":{"name":"three"},"href":"/x","style":"default"}"# + "\n")
             #expect(try client.send(.get, "/lists/g/rows/3", headers: ["If-None-Match": "\"1\""]).status == 304)
             #expect(try client.put("/lists/g/rows/1", json: #"{"cells": {"name": "uno"}}"#).header("ETag") == "\"2\"")
             #expect(try client.get("/lists/g/rows/3").header("ETag") == "\"1\"", "a write to another row leaves it alone")
@@ -95,10 +95,10 @@ struct RowEditRoutesTests {
             #expect(merged.header("ETag") == "\"2\"")
             #expect(try json(merged) == (try JSONValue(parsing: Array(#"{"id": "g", "version": 2, "rows": 3}"#.utf8))))
             let row = try client.get("/lists/g/rows/1")
-            #expect(row.body == #"{"key":"1","section":"a","cells":{"name":"one","qty":5},"style":"muted"}"#)
+            #expect(row.body == #"{"key":"1","section":"a","cells":{"name":"one","qty":5},"style":"muted"}"# + "\n")
             #expect(row.header("ETag") == "\"2\"")
             #expect(try client.send(.patch, "/lists/g/rows/3", #"{"href": null}"#, headers: Self.merge).status == 200)
-            #expect(try client.get("/lists/g/rows/3").body == #"{"key":"3","section":"b","cells":{"name":"three"},"style":"default"}"#)
+            #expect(try client.get("/lists/g/rows/3").body == #"{"key":"3","section":"b","cells":{"name":"three"},"style":"default"}"# + "\n")
             // The key cannot change; the same key may be given.
             #expect(try client.send(.patch, "/lists/g/rows/1", #"{"key": "9"}"#, headers: Self.merge).status == 422)
             #expect(try client.send(.patch, "/lists/g/rows/1", #"{"key": "1", "cells": {"qty": 6}}"#, headers: Self.merge).status == 200)
@@ -129,7 +129,7 @@ struct RowEditRoutesTests {
             #expect(try order() == [["3", "2", "1"], []])
             #expect(try client.send(.post, "/lists/g/rows/2/move?section=b").status == 200)
             #expect(try order() == [["3", "1"], ["2"]])
-            #expect(try client.get("/lists/g/rows/2").body == #"{"key":"2","section":"b","cells":{"name":"two"},"style":"default"}"#)
+            #expect(try client.get("/lists/g/rows/2").body == #"{"key":"2","section":"b","cells":{"name":"two"},"style":"default"}"# + "\n")
             for (target, status) in [("/lists/g/rows/9/move?section=a", 404), ("/lists/g/rows/1/move?before=9", 404),
                                      ("/lists/g/rows/1/move?section=z", 404), ("/lists/g/rows/1/move", 400),
                                      ("/lists/g/rows/1/move?before=3&section=a", 400), ("/lists/g/rows/1/move?after=1", 422),
