@@ -50,7 +50,7 @@ check "HTML has data-version" contains "$BODY" 'data-version="1"'
 check "HTML has data-section" contains "$BODY" 'data-section="eu"'
 check "HTML has data-row" contains "$BODY" 'data-row="it"'
 check "HTML has the caption, holding the page's h1" contains "$BODY" '<caption><h1>Countries</h1></caption>'
-check "HTML declares its icon" contains "$BODY" '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">'
+check "HTML declares its icon (under the assets' version)" contains "$BODY" '/favicon.svg" type="image/svg+xml">'
 check "HTML has a CSP without inline script" contains "$(header content-security-policy)" "script-src 'self'"
 check "HTML has nosniff" eq "$(header x-content-type-options)" nosniff
 check "HTML has its own ETag" eq "$(header etag)" '"1-html"'

@@ -62,13 +62,15 @@ def start(*flags, db=":memory:"):
     return server
 
 
-def view_key(list_id, expiry, secret=SECRET):
-    """The key API.md section 2 describes: HMAC-SHA256 over the right, the list id and the expiry."""
-    message = f"list-server view link\0read\0{list_id}\0{expiry}".encode()
+def view_key(list_id, expiry, secret=SECRET, right="read"):
+    """The key API.md section 2 describes: HMAC-SHA256 over the right, the list id and the expiry
+    (an edit link's, `right="write"`, says `w.` before its MAC)."""
+    message = f"list-server view link\0{right}\0{list_id}\0{expiry}".encode()
     mac = hmac.new(secret.encode(), message, hashlib.sha256).digest()
-    key = f"{expiry}." + base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+    encoded = base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+    key = f"{expiry}." + ("w." if right == "write" else "") + encoded
     SECRETS_SEEN.add(key)
-    SECRETS_SEEN.add(key.split(".")[1])
+    SECRETS_SEEN.add(encoded)
     return key
 
 
@@ -143,9 +145,10 @@ def subscription(server):
 # MARK: - The matrix
 
 CREDENTIALS = ["no token", "unknown token", "read", "write on another list", "write", "admin",
-               "view link", "expired link", "altered link", "link for another list"]
+               "view link", "expired link", "altered link", "link for another list",
+               "edit link", "edit link for another list"]
 BEARER_OF = {"unknown token": "unknown", "read": "read", "write on another list": "other", "write": "write", "admin": "admin"}
-LINKS = {"view link", "expired link", "altered link", "link for another list"}
+LINKS = {"view link", "expired link", "altered link", "link for another list", "edit link", "edit link for another list"}
 
 
 def credential(name, keys):
@@ -176,7 +179,7 @@ ENDPOINTS = [
     ("PUT /lists/alpha/rows/r1", "write", "PUT", "/lists/alpha/rows/r1", {"cells": {"text": "changed"}},
      "application/json", None, 200, True),
     ("DELETE /lists/alpha/rows/r1", "write", "DELETE", "/lists/alpha/rows/r1", None, None, None, 204, True),
-    ("POST /lists/alpha/links", "write", "POST", "/lists/alpha/links?expires=60", None, None, None, 201, False),
+    ("POST /lists/alpha/links", "links", "POST", "/lists/alpha/links?expires=60", None, None, None, 201, False),
     ("DELETE /lists/alpha", "write", "DELETE", "/lists/alpha", None, None, None, 204, True),
     ("GET /metrics", "metrics", "GET", "/metrics", None, None, None, 200, False),
 ]
@@ -197,15 +200,17 @@ def expected_status(kind, name, private, allowed):
     known = name in BEARER_OF and name != "unknown token"
     if kind == "public":
         return allowed
-    if kind == "write":  # public or private alike; a view link never grants a write
+    if kind == "links":  # making links needs a token: a key is no credential here
         return allowed if name == "write" else 403 if known else 401
+    if kind == "write":  # public or private alike: a token with write, or an edit link of the list
+        return allowed if name in ("write", "edit link") else 403 if known or name in LINKS else 401
     if not private:  # public reads ignore every credential
         return allowed
     if kind == "index":
         return allowed if known else 401
     if kind == "metrics":
         return allowed if name == "admin" else 403 if known else 401
-    if name in ("read", "write", "view link"):
+    if name in ("read", "write", "view link", "edit link"):
         return allowed
     return 403 if known or name in LINKS else 401
 
@@ -243,7 +248,9 @@ def run_matrix(private):
         assert status == 201
         now = int(time.time())
         keys = {"view link": view_key("alpha", now + 3600), "expired link": view_key("alpha", now - 1),
-                "link for another list": view_key("beta", now + 3600)}
+                "link for another list": view_key("beta", now + 3600),
+                "edit link": view_key("alpha", now + 3600, right="write"),
+                "edit link for another list": view_key("beta", now + 3600, right="write")}
         keys["altered link"] = altered(keys["view link"])
         for endpoint in ENDPOINTS:
             what, kind, _, _, _, _, _, allowed, changes = endpoint
@@ -372,7 +379,7 @@ def test_links():
         checks.check("the key opens the live stream", status == 200 and b"event: reset" in body, body[:200])
         for path in ("/lists/alpha", "/lists/alpha/rows/r1"):
             status, _, _ = call(server, "DELETE", f"{path}?key={key}")
-            checks.equal(f"the key does not grant DELETE {path} (401: no token)", status, 401)
+            checks.equal(f"the view link's key does not grant DELETE {path} (403: it only reads)", status, 403)
         status, _, _ = call(server, "GET", f"/lists?key={key}")
         checks.equal("the key does not open GET /lists", status, 401)
 

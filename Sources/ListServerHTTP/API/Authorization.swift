@@ -10,10 +10,15 @@ package struct Authorization: Sendable {
     package init(policy: AccessPolicy) { self.policy = policy }
 
     /// The rights of the request's bearer token, for a write; every right when the server is open.
-    /// - Throws: 401 without a token or with an unknown one.
-    package func writer(_ request: Request) throws -> Rights {
+    /// With `list` (the list the write is to), an edit link's `key` (`right=write`) stands in for
+    /// a token on that list.
+    /// - Throws: 401 without a token (or key) or with an unknown one; 403 for a key that is not an
+    ///   edit link of `list`, or has expired.
+    package func writer(_ request: Request, list: String? = nil) throws -> Rights {
         if policy.isOpen { return .all }
-        return try policy.writer(token: bearerToken(request))
+        let token = try bearerToken(request)
+        if token == nil, let list, let key = request.query("key") { return try policy.linkWriter(key: key, list: list) }
+        return try policy.writer(token: token)
     }
 
     /// Throws 403 unless `rights` include `write` on list `id`.
@@ -62,7 +67,7 @@ extension AccessDenial: HTTPResponseError {
     package var status: HTTPStatus {
         switch self {
         case .missingToken, .invalidToken: .unauthorized
-        case .forbidden, .viewLinkExpired, .viewLinkInvalid: .forbidden
+        case .forbidden, .viewLinkExpired, .viewLinkInvalid, .readOnlyLink: .forbidden
         }
     }
 
@@ -73,6 +78,7 @@ extension AccessDenial: HTTPResponseError {
         case .forbidden(let what, _): "The bearer token \(what)."
         case .viewLinkExpired: "This view link has expired; ask for a new one."
         case .viewLinkInvalid(let id): "This view link is not valid for list \"\(id)\"."
+        case .readOnlyLink(let id): "This view link only reads list \"\(id)\"; changing it needs an edit link or a token."
         }
     }
 
@@ -81,7 +87,7 @@ extension AccessDenial: HTTPResponseError {
         case .missingToken: ["WWW-Authenticate": Self.realm]
         case .invalidToken: ["WWW-Authenticate": Self.realm + ", error=\"invalid_token\""]
         case .forbidden(_, let scope): ["WWW-Authenticate": Self.realm + ", error=\"insufficient_scope\", scope=\"\(scope)\""]
-        case .viewLinkExpired, .viewLinkInvalid: HTTPHeaders()
+        case .viewLinkExpired, .viewLinkInvalid, .readOnlyLink: HTTPHeaders()
         }
     }
 }

@@ -3,8 +3,9 @@ import HTTPServer
 import ListModel
 import ListService
 
-/// `POST /lists/{id}/links?expires=SECONDS`: a signed view link to one list (API.md section 2,
-/// docs/ACCESS.md). Needs `write` on the list; the link grants `read` on it alone.
+/// `POST /lists/{id}/links?expires=SECONDS&right=read|write`: a signed link to one list (API.md
+/// section 2, docs/ACCESS.md). Needs a token with `write` on the list; the link grants `read` on
+/// it alone, or with `right=write` (an edit link) `write` too.
 package enum LinkRoutes {
     package static func register(on router: inout Router, context: ServerContext) {
         router.post("/lists/{id}/links") { request in try create(request, context) }
@@ -20,7 +21,8 @@ package enum LinkRoutes {
         let lifetime = try lifetime(request)
         _ = try context.registry.existing(id: id)
         let expiry = Int(Date().timeIntervalSince1970) + lifetime
-        let path = "/lists/\(id)?key=\(context.authorization.policy.viewLinks.key(for: id, expiry: expiry))"
+        let right = try linkRight(request)
+        let path = "/lists/\(id)?key=\(context.authorization.policy.viewLinks.key(for: id, expiry: expiry, right: right))"
         let url = origin(of: request).map { $0 + path } ?? path
         let body: JSONValue = .object(JSONObject([
             ("url", .string(url)),
@@ -44,6 +46,15 @@ package enum LinkRoutes {
         let forwarded = request.headers["Forwarded"]?.lowercased() ?? ""
         let secure = forwardedProto == "https" || forwarded.contains("proto=https")
         return (secure ? "https://" : "http://") + host
+    }
+
+    /// `right`: `read` (the default) or `write`.
+    package static func linkRight(_ request: Request) throws -> ViewLinks.Right {
+        guard let text = request.query("right") else { return .read }
+        guard let right = ViewLinks.Right(rawValue: text) else {
+            throw HTTPError(.badRequest, "right must be read or write.")
+        }
+        return right
     }
 
     /// `expires`: whole seconds from 1 to a year; a week when absent.

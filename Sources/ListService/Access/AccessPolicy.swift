@@ -83,13 +83,23 @@ package final class AccessPolicy: Sendable {
         if rights?.mayRead(id) == true { return nil }
         if let key {
             switch viewLinks.check(key, for: id, now: Int(Date().timeIntervalSince1970)) {
-            case .valid: return key
+            case .valid: return key  // a read link or an edit link
             case .expired: throw .viewLinkExpired
             case .invalid: throw .viewLinkInvalid(list: id)
             }
         }
         guard rights != nil else { throw .missingToken }
         throw .forbidden("may not read list \"\(id)\"", scope: "read:\(id)")
+    }
+
+    /// The rights of an edit link's `key` on list `id`, for a write (when the request has no token).
+    package func linkWriter(key: String, list id: String) throws(AccessDenial) -> Rights {
+        switch viewLinks.check(key, for: id, now: Int(Date().timeIntervalSince1970)) {
+        case .valid(.write): return Rights(scopes: [.write(ListPattern(id)!)])
+        case .valid(.read): throw .readOnlyLink(list: id)
+        case .expired: throw .viewLinkExpired
+        case .invalid: throw .viewLinkInvalid(list: id)
+        }
     }
 
     /// Which lists `token` may see in the indexes.
@@ -124,4 +134,6 @@ package enum AccessDenial: Error, Equatable {
     case forbidden(_ what: String, scope: String)
     case viewLinkExpired
     case viewLinkInvalid(list: String)
+    /// A (read) view link presented for a write.
+    case readOnlyLink(list: String)
 }

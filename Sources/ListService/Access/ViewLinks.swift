@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 
-/// Signed, expiring view links: `/lists/{id}?key=EXPIRY.MAC` grants `read` on that one list
-/// until EXPIRY (Unix seconds), where MAC is the HMAC-SHA256 of the right, the list id and the
-/// expiry under the server's secret, base64url without padding.
+/// Signed, expiring links to one list: `/lists/{id}?key=EXPIRY.MAC` grants `read` on that list
+/// until EXPIRY (Unix seconds), and an edit link's `key=EXPIRY.w.MAC` grants `write` (and so
+/// `read`), where MAC is the HMAC-SHA256 of the right, the list id and the expiry under the
+/// server's secret, base64url without padding.
 ///
 /// Nothing is stored per link: a link is valid exactly while its MAC matches and its expiry
 /// has not passed. Changing the secret (`--secret`) revokes every link at once.
@@ -13,8 +14,16 @@ package struct ViewLinks: Sendable {
     /// The longest `expires` accepted: 365 days.
     package static let maxLifetime = 365 * 24 * 3600
 
+    /// What a link grants on its list.
+    package enum Right: String, Sendable, Equatable {
+        case read
+        /// `write`, which includes `read`.
+        case write
+    }
+
     package enum Verdict: Equatable {
-        case valid
+        /// Signed by this server for this list and still current: it grants `right`.
+        case valid(Right)
         /// Signed by this server for this list, but its time is over.
         case expired
         /// Malformed, altered, signed with another secret, or for another list.
@@ -27,30 +36,33 @@ package struct ViewLinks: Sendable {
         self.secret = SymmetricKey(data: secret)
     }
 
-    /// The `key` of a link to list `id` that is valid until `expiry` (Unix seconds).
-    package func key(for id: String, expiry: Int) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: message(id: id, expiry: expiry), using: secret)
-        return "\(expiry)." + Base64URL.encode(Array(mac))
+    /// The `key` of a link granting `right` on list `id` until `expiry` (Unix seconds).
+    package func key(for id: String, expiry: Int, right: Right = .read) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: message(id: id, expiry: expiry, right: right), using: secret)
+        return "\(expiry)." + (right == .write ? "w." : "") + Base64URL.encode(Array(mac))
     }
 
     /// Whether `key` opens list `id` at `now` (Unix seconds). The MAC is compared in constant time.
     package func check(_ key: String, for id: String, now: Int) -> Verdict {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...12).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+        let right: Right = parts.count == 3 && parts[1] == "w" ? .write : .read
+        guard parts.count == (right == .write ? 3 : 2), (1...12).contains(parts[0].utf8.count),
+              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
               let expiry = Int(parts[0]), String(expiry) == parts[0],  // canonical: no leading zeros
-              let mac = Base64URL.decode(parts[1]), mac.count == SHA256.byteCount else {
+              let mac = Base64URL.decode(parts[parts.count - 1]), mac.count == SHA256.byteCount else {
             return .invalid
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message(id: id, expiry: expiry), using: secret) else {
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message(id: id, expiry: expiry, right: right),
+                                                     using: secret) else {
             return .invalid
         }
-        return now < expiry ? .valid : .expired
+        return now < expiry ? .valid(right) : .expired
     }
 
     /// What is signed: a label, the right, the list id and the expiry, NUL-separated (an id
     /// holds no NUL, so no two inputs share a message).
-    private func message(id: String, expiry: Int) -> [UInt8] {
-        Array("list-server view link\u{0}read\u{0}\(id)\u{0}\(expiry)".utf8)
+    private func message(id: String, expiry: Int, right: Right) -> [UInt8] {
+        Array("list-server view link\u{0}\(right.rawValue)\u{0}\(id)\u{0}\(expiry)".utf8)
     }
 }
 

@@ -73,7 +73,36 @@ struct AccessRoutesTests {
         #expect(try client.send(.get, "/lists/other/rows?key=\(key)").status == 200)
         #expect(try client.send(.get, "/lists/team-a?key=\(key)").status == 403)
         #expect(try client.send(.get, "/lists/other?key=\(links.key(for: "other", expiry: 1))").status == 403)
-        #expect(try client.send(.delete, "/lists/other?key=\(key)").status == 401)
+        #expect(try client.send(.delete, "/lists/other?key=\(key)").status == 403, "a view link is a credential that only reads")
+    }
+
+    /// Edit links (`right=write`, API.md section 10): the key writes its one list, and nothing else.
+    @Test func editLinksWriteTheirListOnly() throws {
+        for isPrivate in [false, true] {
+            let client = try Self.client(private: isPrivate)
+            let made = try client.send(.post, "/lists/team-a/links?right=write", headers: Self.bearer("writer"))
+            #expect(made.status == 201)
+            let key = try #require(made.body.split(separator: "key=").last.map { String($0.prefix { $0 != "\"" }) })
+            #expect(key.contains(".w."), "an edit link's key names its right")
+            let row = #"{"key": "r1", "cells": {}}"#
+            #expect(try client.put("/lists/team-a/rows/r1?key=\(key)", json: row).status == 200, "it writes its list")
+            #expect(try client.send(.get, "/lists/team-a?key=\(key)").status == 200, "and reads it")
+            let other = try client.put("/lists/team-b/rows/r1?key=\(key)", json: row)
+            #expect(other.status == 403 && other.body.contains("not valid for list"), "not another list")
+            #expect(try client.send(.post, "/lists/team-a/links?key=\(key)").status == 401, "it makes no links")
+
+            let reader = try client.send(.post, "/lists/team-a/links", headers: Self.bearer("writer"))
+            let readKey = try #require(reader.body.split(separator: "key=").last.map { String($0.prefix { $0 != "\"" }) })
+            let refused = try client.put("/lists/team-a/rows/r1?key=\(readKey)", json: row)
+            #expect(refused.status == 403 && refused.body.contains("only reads"), "a view link does not write")
+
+            let links = ViewLinks(secret: Self.secret)
+            let expired = links.key(for: "team-a", expiry: 1, right: .write)
+            #expect(try client.put("/lists/team-a/rows/r1?key=\(expired)", json: row).status == 403)
+            let forged = key.replacingOccurrences(of: ".w.", with: ".")
+            #expect(try client.put("/lists/team-a/rows/r1?key=\(forged)", json: row).status == 403, "the right is signed")
+            #expect(try client.send(.post, "/lists/team-a/links?right=admin", headers: Self.bearer("writer")).status == 400)
+        }
     }
 
     /// A browser's navigation to an error gets a page that says what happened; API clients keep

@@ -10,7 +10,7 @@ struct ViewLinkTests {
 
     @Test func aKeyOpensItsListUntilItExpires() {
         let key = links.key(for: "groceries", expiry: 2_000)
-        #expect(links.check(key, for: "groceries", now: 1_999) == .valid)
+        #expect(links.check(key, for: "groceries", now: 1_999) == .valid(.read))
         #expect(links.check(key, for: "groceries", now: 2_000) == .expired)
         #expect(links.check(key, for: "groceries2", now: 1_000) == .invalid)
         #expect(links.check(key, for: "grocerie", now: 1_000) == .invalid)
