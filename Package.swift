@@ -113,6 +113,11 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ServerSupport"]),
         .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
         .testTarget(name: "ListStoreTests", dependencies: ["ListStore"]),
-        .testTarget(name: "ListServerTests", dependencies: ["list-server", "ListServerHTTP", "ListServerTesting", "ListService", "ListStore", "ListModel", "ListModelTesting", "HTMLRenderer", "HTTPServer", "ServerSupport"]),
+        .testTarget(
+            name: "ListServerTests",
+            dependencies: [
+                "list-server", "ListServerHTTP", "ListServerTesting", "ListService", "ListStore", "ListModel", "ListModelTesting",
+                "HTMLRenderer", "HTTPServer", "ServerSupport",
+            ]),
     ]
 )

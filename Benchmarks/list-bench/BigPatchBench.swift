@@ -5,8 +5,10 @@
 import ListModel
 
 func runBigPatchBenchmark() {
-    let document = benchDocument(title: "Big patch", columns: [Column(key: "name"), Column(key: "n", kind: .number)],
-                                 sections: 1, rows: 1_000) { serial in
+    let document = benchDocument(
+        title: "Big patch", columns: [Column(key: "name"), Column(key: "n", kind: .number)],
+        sections: 1, rows: 1_000
+    ) { serial in
         ["name": .text("Row \(serial)"), "n": .number(Double(serial))]
     }
     let list = IndexedList(document: document)

@@ -32,6 +32,8 @@ func runChainedTailBenchmark() {
     func at(_ fraction: Double) -> String {
         String(format: "%.1f µs", samples[min(samples.count - 1, Int(Double(samples.count) * fraction))] * 1e6)
     }
-    print("1M rows, 20,000 chained delete + re-insert writes (thread CPU): median \(at(0.5)), p99 \(at(0.99)), "
-          + "p99.9 \(at(0.999)), max \(String(format: "%.2f ms", samples.last! * 1e3)), mean \(String(format: "%.1f µs", total / 20_000 * 1e6))")
+    print(
+        "1M rows, 20,000 chained delete + re-insert writes (thread CPU): median \(at(0.5)), p99 \(at(0.99)), "
+            + "p99.9 \(at(0.999)), max \(String(format: "%.2f ms", samples.last! * 1e3)), mean \(String(format: "%.1f µs", total / 20_000 * 1e6))"
+    )
 }

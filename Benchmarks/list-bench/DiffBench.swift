@@ -22,7 +22,9 @@ func runDiffBenchmarks() {
         for case .move in patch.operations { moves += 1 }
         let patchBytes = patch.serialized().count
         let documentBytes = new.json.serialized().count
-        print("  \(rows) rows: JSONPatch(from:to:) median \(ms(seconds)) (thread CPU time \(ms(cpuSeconds))); \(patch.operations.count) operations")
+        print(
+            "  \(rows) rows: JSONPatch(from:to:) median \(ms(seconds)) (thread CPU time \(ms(cpuSeconds))); \(patch.operations.count) operations"
+        )
         print("    moves: \(moves) emitted, \(minimalRowMoves(old, new)) minimal, \(edit.movesMade) made")
         print("    patch \(patchBytes) bytes vs new document \(documentBytes) bytes (\(percent(patchBytes, documentBytes)))")
     }
@@ -50,4 +52,3 @@ private func minimalRowMoves(_ old: ListDocument, _ new: ListDocument) -> Int {
 private func percent(_ part: Int, _ whole: Int) -> String {
     String(format: "%.1f%%", Double(part) / Double(whole) * 100)
 }
-

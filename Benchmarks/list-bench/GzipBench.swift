@@ -6,7 +6,8 @@ import HTTPServer
 /// 6 (what the server uses) and 9. Prints size, compressed size and the median thread-CPU time.
 func runGzipBenchmarks() {
     guard let directory = ProcessInfo.processInfo.environment["GZIP_BENCH_DIR"],
-          let names = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted() else {
+        let names = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    else {
         print("set GZIP_BENCH_DIR to a folder of answers (scripts/bench/gzip.sh does)")
         return
     }

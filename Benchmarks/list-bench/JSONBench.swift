@@ -5,11 +5,31 @@ import ListModel
 
 /// The list document as a Codable model, for JSONDecoder/JSONEncoder.
 private struct BenchList: Codable {
-    struct Column: Codable { var key: String; var title: String; var kind: String }
-    struct Image: Codable { var src: String; var alt: String }
-    struct Link: Codable { var text: String; var href: String }
-    struct Cells: Codable { var name: String; var pop: Double; var flag: Image; var wiki: Link }
-    struct Row: Codable { var key: String; var cells: Cells; var href: String?; var style: String }
+    struct Column: Codable {
+        var key: String
+        var title: String
+        var kind: String
+    }
+    struct Image: Codable {
+        var src: String
+        var alt: String
+    }
+    struct Link: Codable {
+        var text: String
+        var href: String
+    }
+    struct Cells: Codable {
+        var name: String
+        var pop: Double
+        var flag: Image
+        var wiki: Link
+    }
+    struct Row: Codable {
+        var key: String
+        var cells: Cells
+        var href: String?
+        var style: String
+    }
     struct Section: Codable {
         var key: String
         var header: String?
@@ -142,9 +162,16 @@ func runJSONBenchmarks() {
     var operations: [JSONPatchOperation] = []
     for i in 0..<1_000 {
         let section = i % 40, rowIndex = (i * 37) % 1_000
-        operations.append(.replace(path: JSONPointer(tokens: ["sections", "\(section)", "rows", "\(rowIndex)", "cells", "pop"]), value: .number(Double(i))))
+        operations.append(
+            .replace(
+                path: JSONPointer(tokens: ["sections", "\(section)", "rows", "\(rowIndex)", "cells", "pop"]), value: .number(Double(i))))
     }
-    for i in 0..<100 { operations.append(.move(from: JSONPointer(tokens: ["sections", "\(i % 40)", "rows", "0"]), path: JSONPointer(tokens: ["sections", "\((i + 1) % 40)", "rows", "-"]))) }
+    for i in 0..<100 {
+        operations.append(
+            .move(
+                from: JSONPointer(tokens: ["sections", "\(i % 40)", "rows", "0"]),
+                path: JSONPointer(tokens: ["sections", "\((i + 1) % 40)", "rows", "-"])))
+    }
     let patch = JSONPatch(operations: operations)
     let applied = medianSeconds(iterations: 11) { blackHole(try! patch.apply(to: value)) }
     print(String(format: "  JSONPatch.apply, 1,100 ops on the 10 MB document: %@ (%.2f µs per op)", ms(applied), applied / 1_100 * 1e6))

@@ -49,8 +49,10 @@ func mbps(bytes: Int, seconds: Double) -> String { String(format: "%.0f MB/s", D
 /// timed in batches of at least `batchSeconds`, each batch's time divided by its runs, and the
 /// median and the minimum of `samples` batches returned. The batch size is set from the fastest
 /// of a few single runs after a warm-up.
-func batchedThreadCPUSeconds(samples: Int = 31, batchSeconds: Double = 0.005,
-                             _ body: () -> Void) -> (median: Double, min: Double) {
+func batchedThreadCPUSeconds(
+    samples: Int = 31, batchSeconds: Double = 0.005,
+    _ body: () -> Void
+) -> (median: Double, min: Double) {
     func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)

@@ -7,8 +7,10 @@ import ListModel
 
 func runMemoryBenchmarks() {
     let rows = 1_000_000
-    for (name, make) in [("4 text/number cells (list-bench writes)", { writeBenchDocument(sections: 10, rows: rows) }),
-                         ("text, number, link, text (scripts/bench)", { memoryBenchMixedDocument(sections: 10, rows: rows) })] {
+    for (name, make) in [
+        ("4 text/number cells (list-bench writes)", { writeBenchDocument(sections: 10, rows: rows) }),
+        ("text, number, link, text (scripts/bench)", { memoryBenchMixedDocument(sections: 10, rows: rows) }),
+    ] {
         var bytes = make().json.serialized()
         let jsonBytes = bytes.count
         trimMalloc()
@@ -19,8 +21,9 @@ func runMemoryBenchmarks() {
         bytes = []
         let perRow = Double(after - before) / Double(rows)
         let jsonPerRow = Double(jsonBytes) / Double(rows)
-        print("  \(name): \(rows) rows, canonical JSON \(String(format: "%.1f", jsonPerRow)) B/row;"
-              + " resident +\(String(format: "%.0f", perRow)) B/row = \(String(format: "%.2f", perRow / jsonPerRow))x")
+        print(
+            "  \(name): \(rows) rows, canonical JSON \(String(format: "%.1f", jsonPerRow)) B/row;"
+                + " resident +\(String(format: "%.0f", perRow)) B/row = \(String(format: "%.2f", perRow / jsonPerRow))x")
         blackHole(list!.rowCount)
         list = nil
         trimMalloc()

@@ -26,8 +26,9 @@ func runPagingBenchmarks() {
     let deep = timed(iterations: 1_001) { blackHole(list.page(after: nearEnd, limit: 50)) }
     let text = nearEnd.encoded
     let decoded = timed(iterations: 1_001) { blackHole(list.page(after: try! Cursor(decoding: text), limit: 50)) }
-    print("  page limit 50: first", first.text, "| after a cursor near the end", deep.text,
-          "| same, cursor decoded from text", decoded.text)
+    print(
+        "  page limit 50: first", first.text, "| after a cursor near the end", deep.text,
+        "| same, cursor decoded from text", decoded.text)
     let windowEnd = list.cursor(atPosition: 999)
     print("  window(through:) of 1,000 rows:", timed(iterations: 101) { blackHole(list.window(through: windowEnd)) }.text)
 
@@ -55,8 +56,9 @@ func runPagingBenchmarks() {
     let update = timed(iterations: 5) { updated = list.updated(to: edited) }
     let reKeyed = updated.orderKeys.indices.filter { list.orderKey(ofRow: updated.row(atPosition: $0).key) != updated.orderKeys[$0] }.count
     let longest = updated.orderKeys.map { $0.rawValue.utf8.count }.max() ?? 0
-    print("  updated(to:) after a 1% edit (10,000 edits):", update.text,
-          "| \(reKeyed) rows got new keys, longest key \(longest) bytes")
+    print(
+        "  updated(to:) after a 1% edit (10,000 edits):", update.text,
+        "| \(reKeyed) rows got new keys, longest key \(longest) bytes")
 
     var oneChanged = doc
     oneChanged.sections[500].rows[500].cells["name"] = .text("Changed")
@@ -69,21 +71,21 @@ func runPagingBenchmarks() {
     inserted.sections[10].rows.insert(Row(key: "inserted"), at: 10)
     var movedRow = doc
     movedRow.sections[900].rows.append(movedRow.sections[20].rows.remove(at: 3))
-    print("  updated(to:) after one insert near the top:", timed(iterations: 5) { blackHole(list.updated(to: inserted)) }.text,
-          "| after one row moved:", timed(iterations: 5) { blackHole(list.updated(to: movedRow)) }.text)
+    print(
+        "  updated(to:) after one insert near the top:", timed(iterations: 5) { blackHole(list.updated(to: inserted)) }.text,
+        "| after one row moved:", timed(iterations: 5) { blackHole(list.updated(to: movedRow)) }.text)
 
     let json = doc.json
     let bytes = json.serialized().count
     var parsed: ListDocument?
     let validate = timed(iterations: 3) { parsed = try? ListDocument(json: json) }
     precondition(parsed == doc)
-    print("  ListDocument(json:), \(rowCount) rows (\(bytes / 1_000_000) MB as JSON):", validate.text,
-          "|", mbps(bytes: bytes, seconds: validate.wall), "|",
-          String(format: "%.1f M rows/s", Double(rowCount) / validate.wall / 1e6))
+    print(
+        "  ListDocument(json:), \(rowCount) rows (\(bytes / 1_000_000) MB as JSON):", validate.text,
+        "|", mbps(bytes: bytes, seconds: validate.wall), "|",
+        String(format: "%.1f M rows/s", Double(rowCount) / validate.wall / 1e6))
     print("  ListDocument.json, \(rowCount) rows:", timed(iterations: 3) { blackHole(doc.json) }.text)
 }
-
-
 
 /// Wall and CPU medians side by side, e.g. `1.20 ms (CPU 0.95 ms)`.
 private func timed(iterations: Int, _ body: () -> Void) -> (wall: Double, text: String) {

@@ -47,13 +47,25 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
         replaced.cells["note"] = .text("replaced")
         let victim = list.document.sections[9].rows[perSection - 3]
         let patches: [(String, JSONPatch)] = [
-            ("one-cell PATCH", JSONPatch(operations: [.replace(path: pointer("sections", "4", "rows", middle, "cells", "note"), value: "x")])),
-            ("two-row PATCH", JSONPatch(operations: [
-                .replace(path: pointer("sections", "2", "rows", middle, "cells", "note"), value: "x"),
-                .replace(path: pointer("sections", "7", "rows", middle, "cells", "n"), value: 7),
-            ])),
-            ("move PATCH", JSONPatch(operations: [.move(from: pointer("sections", "3", "rows", middle),
-                                                       path: pointer("sections", "6", "rows", "1"))])),
+            (
+                "one-cell PATCH",
+                JSONPatch(operations: [.replace(path: pointer("sections", "4", "rows", middle, "cells", "note"), value: "x")])
+            ),
+            (
+                "two-row PATCH",
+                JSONPatch(operations: [
+                    .replace(path: pointer("sections", "2", "rows", middle, "cells", "note"), value: "x"),
+                    .replace(path: pointer("sections", "7", "rows", middle, "cells", "n"), value: 7),
+                ])
+            ),
+            (
+                "move PATCH",
+                JSONPatch(operations: [
+                    .move(
+                        from: pointer("sections", "3", "rows", middle),
+                        path: pointer("sections", "6", "rows", "1"))
+                ])
+            ),
         ]
         recordSmall("one-row replace") { blackHole(try! list.replacingRow(replaced)) }
         recordSmall("delete + re-insert") {
@@ -77,28 +89,34 @@ func runPatchBenchmarks(sizes: [Int], wholePath: Bool = true, repeats: Int = 1) 
         for (name, patch) in patches {
             recordSmall(name) { blackHole(try! list.applying(patch)) }
             guard wholePath else { continue }
-            record(name + ", whole path (before)", medianThreadCPUSeconds(iterations: wholeIterations) {
-                let new = try! ListDocument(json: try! patch.apply(to: list.document.json))
-                blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
-            })
+            record(
+                name + ", whole path (before)",
+                medianThreadCPUSeconds(iterations: wholeIterations) {
+                    let new = try! ListDocument(json: try! patch.apply(to: list.document.json))
+                    blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
+                })
         }
         guard wholePath else { continue }
         var changed = document
         changed.sections[4].rows[perSection / 2] = replaced
         let body = changed.json.serialized()
-        record("PUT one row changed", medianThreadCPUSeconds(iterations: wholeIterations) {
-            let new = try! ListDocument(json: try! JSONValue(parsing: body))
-            blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
-        })
+        record(
+            "PUT one row changed",
+            medianThreadCPUSeconds(iterations: wholeIterations) {
+                let new = try! ListDocument(json: try! JSONValue(parsing: body))
+                blackHole((list.updated(to: new), JSONPatch(from: list.document, to: new)))
+            })
         record("PUT: parse alone", medianThreadCPUSeconds(iterations: wholeIterations) { blackHole(try! JSONValue(parsing: body)) })
     }
     print("  thread CPU medians; 10 sections, 4 cells a row")
-    print("  " + "write".padding(toLength: 38, withPad: " ", startingAt: 0)
-          + sizes.map { "\($0) rows".leftPad(14) }.joined() + "  1M / 1k")
+    print(
+        "  " + "write".padding(toLength: 38, withPad: " ", startingAt: 0)
+            + sizes.map { "\($0) rows".leftPad(14) }.joined() + "  1M / 1k")
     for name in order {
         let values = medians[name]!
-        print("  " + name.padding(toLength: 38, withPad: " ", startingAt: 0) + values.map { msPrecise($0).leftPad(14) }.joined()
-              + (values.count > 1 ? String(format: "  %.2fx", values[values.count - 1] / values[0]) : ""))
+        print(
+            "  " + name.padding(toLength: 38, withPad: " ", startingAt: 0) + values.map { msPrecise($0).leftPad(14) }.joined()
+                + (values.count > 1 ? String(format: "  %.2fx", values[values.count - 1] / values[0]) : ""))
     }
 }
 

@@ -32,24 +32,31 @@ func runPutBenchmarks() {
             ("validate (ListDocument(json:))", { blackHole(try! ListDocument(json: parsed)) }),
             ("re-index (updated(to:))", { blackHole(list.updated(to: new)) }),
             ("diff (JSONPatch(from:to:))", { blackHole(JSONPatch(from: list.document, to: new)) }),
-            ("whole PUT", {
-                let document = try! ListDocument(json: try! JSONValue(parsing: body))
-                blackHole((list.updated(to: document), JSONPatch(from: list.document, to: document)))
-            }),
+            (
+                "whole PUT",
+                {
+                    let document = try! ListDocument(json: try! JSONValue(parsing: body))
+                    blackHole((list.updated(to: document), JSONPatch(from: list.document, to: document)))
+                }
+            ),
             ("(diff from the list built in Swift)", { blackHole(JSONPatch(from: built, to: new)) }),
             ("(a row added, one removed: diff)", { blackHole(JSONPatch(from: list.document, to: insertedNew)) }),
-            ("(... : whole PUT)", {
-                let document = try! ListDocument(json: try! JSONValue(parsing: insertedBody))
-                blackHole((list.updated(to: document), JSONPatch(from: list.document, to: document)))
-            }),
+            (
+                "(... : whole PUT)",
+                {
+                    let document = try! ListDocument(json: try! JSONValue(parsing: insertedBody))
+                    blackHole((list.updated(to: document), JSONPatch(from: list.document, to: document)))
+                }
+            ),
         ]
         print("  \(rows) rows, 10 sections, one row changed (thread CPU medians of \(iterations))")
         var parse = 0.0
         for (name, body) in parts {
             let seconds = medianThreadCPUSeconds(iterations: iterations, body)
             if parse == 0 { parse = seconds }
-            print("  " + name.padding(toLength: 36, withPad: " ", startingAt: 0) + ms(seconds)
-                  + String(format: "  %.2fx parse", seconds / parse))
+            print(
+                "  " + name.padding(toLength: 36, withPad: " ", startingAt: 0) + ms(seconds)
+                    + String(format: "  %.2fx parse", seconds / parse))
         }
     }
 }
@@ -65,20 +72,32 @@ func runPutProfile() {
     let parsed = try! JSONValue(parsing: changed.json.serialized())
     let new = try! ListDocument(json: parsed)
     let list = IndexedList(document: document)
-    print("  validate x8: " + ms(medianThreadCPUSeconds(iterations: 1) {
-        for _ in 0..<8 { blackHole(try! ListDocument(json: parsed)) }
-    }))
-    print("  diff x8: " + ms(medianThreadCPUSeconds(iterations: 1) {
-        for _ in 0..<8 { blackHole(JSONPatch(from: document, to: new)) }
-    }))
+    print(
+        "  validate x8: "
+            + ms(
+                medianThreadCPUSeconds(iterations: 1) {
+                    for _ in 0..<8 { blackHole(try! ListDocument(json: parsed)) }
+                }))
+    print(
+        "  diff x8: "
+            + ms(
+                medianThreadCPUSeconds(iterations: 1) {
+                    for _ in 0..<8 { blackHole(JSONPatch(from: document, to: new)) }
+                }))
     var inserted = changed
     inserted.sections[8].rows.remove(at: rows / 30)
     inserted.sections[6].rows.insert(Row(key: "inserted", cells: ["name": .text("new")]), at: rows / 40)
     let insertedNew = try! ListDocument(json: try! JSONValue(parsing: inserted.json.serialized()))
-    print("  diff, a row added and one removed (keyed) x8: " + ms(medianThreadCPUSeconds(iterations: 1) {
-        for _ in 0..<8 { blackHole(JSONPatch(from: document, to: insertedNew)) }
-    }))
-    print("  re-index, a row added and one removed x8: " + ms(medianThreadCPUSeconds(iterations: 1) {
-        for _ in 0..<8 { blackHole(list.updated(to: insertedNew)) }
-    }))
+    print(
+        "  diff, a row added and one removed (keyed) x8: "
+            + ms(
+                medianThreadCPUSeconds(iterations: 1) {
+                    for _ in 0..<8 { blackHole(JSONPatch(from: document, to: insertedNew)) }
+                }))
+    print(
+        "  re-index, a row added and one removed x8: "
+            + ms(
+                medianThreadCPUSeconds(iterations: 1) {
+                    for _ in 0..<8 { blackHole(list.updated(to: insertedNew)) }
+                }))
 }

@@ -2,7 +2,6 @@ import Foundation
 import HTMLRenderer
 import ListModel
 
-
 /// `sections` × `rows` rows of four text columns whose text needs escaping (`&`, `<`, quotes).
 func renderBenchDocument(sections: Int = 10, rows: Int = 1_000) -> ListDocument {
     ListDocument(
@@ -15,12 +14,14 @@ func renderBenchDocument(sections: Int = 10, rows: Int = 1_000) -> ListDocument 
             Section(
                 key: "section-\(s)", header: "Section \(s) \"A&B\"", footer: "\(rows) rows",
                 rows: (0..<rows).map { r in
-                    Row(key: "row-\(s)-\(r)", cells: [
-                        "name": .text("Person \(r) <\(s)>"),
-                        "city": .text("Zürich & \"Bern\""),
-                        "note": .text("Fish & chips at O'Brien's, <b>not</b> bold"),
-                        "tag": .text("tag-\(r % 17)"),
-                    ])
+                    Row(
+                        key: "row-\(s)-\(r)",
+                        cells: [
+                            "name": .text("Person \(r) <\(s)>"),
+                            "city": .text("Zürich & \"Bern\""),
+                            "note": .text("Fish & chips at O'Brien's, <b>not</b> bold"),
+                            "tag": .text("tag-\(r % 17)"),
+                        ])
                 })
         })
 }

@@ -30,6 +30,7 @@ func runRowEditBenchmarks() {
         print("  \(rows) rows: merge patch \(msPrecise(merge)), move by key \(msPrecise(move))")
     }
     let (small, large) = (perSize[sizes[0]]!, perSize[sizes[1]]!)
-    print("  1M / 1k: merge \(String(format: "%.1f", large.merge / small.merge))x,"
-          + " move \(String(format: "%.1f", large.move / small.move))x (target <= 4x)")
+    print(
+        "  1M / 1k: merge \(String(format: "%.1f", large.merge / small.merge))x,"
+            + " move \(String(format: "%.1f", large.move / small.move))x (target <= 4x)")
 }

@@ -13,8 +13,13 @@ func runViewBenchmarks() {
             let index = s * 1_000 + r
             // Scrambled so that sorting moves rows: names and numbers not in list order.
             let scrambled = (index &* 7_919) % 1_000_003
-            section.rows.append(Row(key: "r\(index)", cells: ["name": .text("\(words[scrambled % words.count]) \(scrambled)"),
-                                                             "n": .number(Double(scrambled % 10_000))]))
+            section.rows.append(
+                Row(
+                    key: "r\(index)",
+                    cells: [
+                        "name": .text("\(words[scrambled % words.count]) \(scrambled)"),
+                        "n": .number(Double(scrambled % 10_000)),
+                    ]))
         }
         doc.sections.append(section)
     }
@@ -34,8 +39,9 @@ func runViewBenchmarks() {
         let deep = viewTimed(iterations: 1_001) {
             blackHole(try! view.page(after: text.map { try! ViewCursor(decoding: $0) }, limit: 50))
         }
-        print("  \(name): \(view.rowCount) rows; build", build, "| first page of 50", first,
-              "| page after a decoded cursor near the end", deep)
+        print(
+            "  \(name): \(view.rowCount) rows; build", build, "| first page of 50", first,
+            "| page after a decoded cursor near the end", deep)
     }
 }
 

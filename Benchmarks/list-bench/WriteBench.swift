@@ -24,7 +24,10 @@ func runWriteBenchmarks() {
         let edits: [(name: String, document: (inout ListDocument) throws -> Void, row: () throws -> IndexedRowEdit)] = [
             ("replace", { try $0.replaceRow(replaced) }, { try list.replacingRow(replaced) }),
             ("delete", { try $0.removeRow(key: victim) }, { try list.removingRow(key: victim) }),
-            ("append", { try $0.insertRows([appended], inSection: lastSection) }, { try list.insertingRows([appended], inSection: lastSection) }),
+            (
+                "append", { try $0.insertRows([appended], inSection: lastSection) },
+                { try list.insertingRows([appended], inSection: lastSection) }
+            ),
         ]
         for edit in edits {
             var edited = list.document
@@ -38,8 +41,9 @@ func runWriteBenchmarks() {
             let reindex = medianSeconds(iterations: iterations) { blackHole(list.updated(to: new)) }
             let diff = medianSeconds(iterations: iterations) { blackHole(JSONPatch(from: list.document, to: new)) }
             let rowEdit = medianSeconds(iterations: iterations) { blackHole(try! edit.row()) }
-            print("    \(edit.name): diff path \(ms(documentEdit + reindex + diff)) = document edit \(ms(documentEdit))"
-                  + " + updated(to:) \(ms(reindex)) + JSONPatch(from:to:) \(ms(diff)); row edit \(ms(rowEdit))")
+            print(
+                "    \(edit.name): diff path \(ms(documentEdit + reindex + diff)) = document edit \(ms(documentEdit))"
+                    + " + updated(to:) \(ms(reindex)) + JSONPatch(from:to:) \(ms(diff)); row edit \(ms(rowEdit))")
         }
     }
 }

@@ -15,7 +15,9 @@ guard arguments.count >= 3 else {
 let writes = arguments.count > 3 ? Int(arguments[3]) ?? 2_000 : 2_000
 let bulkRows = arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000
 
-func milliseconds(_ duration: Duration) -> Double { Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3 }
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+}
 
 func summary(_ samples: [Double]) -> String {
     let sorted = samples.sorted()
@@ -26,8 +28,9 @@ func summary(_ samples: [Double]) -> String {
 func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
 
 func row(_ index: Int) -> StoredRow {
-    StoredRow(key: "r\(index)", section: "s", orderKey: String(format: "a%07d", index),
-              body: Array("{\"key\":\"r\(index)\",\"cells\":{\"name\":\"row \(index)\",\"n\":\(index)}}".utf8))
+    StoredRow(
+        key: "r\(index)", section: "s", orderKey: String(format: "a%07d", index),
+        body: Array("{\"key\":\"r\(index)\",\"cells\":{\"name\":\"row \(index)\",\"n\":\(index)}}".utf8))
 }
 
 let postgres = try PostgresStore(url: arguments[1])
@@ -37,8 +40,10 @@ let stores: [(name: String, store: any Store)] = [("SQLite", sqlite), ("PostgreS
 // One-row writes to a list of 1,000 rows.
 var versions = [0, 0]
 for (index, entry) in stores.enumerated() {
-    try entry.store.commit(StoreWrite(id: "bench", version: 1, meta: Array("{}".utf8), upsertedRows: (0..<1_000).map(row),
-                                      deletedRowKeys: [], patch: Array("[]".utf8)))
+    try entry.store.commit(
+        StoreWrite(
+            id: "bench", version: 1, meta: Array("{}".utf8), upsertedRows: (0..<1_000).map(row),
+            deletedRowKeys: [], patch: Array("[]".utf8)))
     versions[index] = 1
 }
 var latencies: [[Double]] = [[], []]
@@ -47,15 +52,20 @@ for write in 0..<writes {
         versions[index] += 1
         var changed = row(write % 1_000)
         changed.body = Array("{\"key\":\"\(changed.key)\",\"cells\":{\"name\":\"v\(versions[index])\"}}".utf8)
-        let patch = Array("[{\"op\":\"replace\",\"path\":\"/sections/0/rows/\(write % 1_000)/cells/name\",\"value\":\"v\(versions[index])\"}]".utf8)
+        let patch = Array(
+            "[{\"op\":\"replace\",\"path\":\"/sections/0/rows/\(write % 1_000)/cells/name\",\"value\":\"v\(versions[index])\"}]".utf8)
         let start = ContinuousClock.now
-        try entry.store.commit(StoreWrite(id: "bench", version: versions[index], meta: Array("{}".utf8),
-                                          upsertedRows: [changed], deletedRowKeys: [], patch: patch))
+        try entry.store.commit(
+            StoreWrite(
+                id: "bench", version: versions[index], meta: Array("{}".utf8),
+                upsertedRows: [changed], deletedRowKeys: [], patch: patch))
         latencies[index].append(milliseconds(ContinuousClock.now - start))
     }
 }
 print("one-row commit, list of 1,000 rows, \(writes) writes each, interleaved:")
-for (index, entry) in stores.enumerated() { print("  \(entry.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(summary(latencies[index]))") }
+for (index, entry) in stores.enumerated() {
+    print("  \(entry.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(summary(latencies[index]))")
+}
 print(String(format: "  PostgreSQL / SQLite median: %.2fx", median(latencies[1]) / median(latencies[0])))
 
 // A list created with many rows in one write.
@@ -63,15 +73,19 @@ var bulk: [[Double]] = [[], []]
 for round in 0..<3 {
     for (index, entry) in stores.enumerated() {
         let start = ContinuousClock.now
-        try entry.store.commit(StoreWrite(id: "bulk\(round)", version: 1, meta: Array("{}".utf8), upsertedRows: (0..<bulkRows).map(row),
-                                          deletedRowKeys: [], patch: Array("[]".utf8)))
+        try entry.store.commit(
+            StoreWrite(
+                id: "bulk\(round)", version: 1, meta: Array("{}".utf8), upsertedRows: (0..<bulkRows).map(row),
+                deletedRowKeys: [], patch: Array("[]".utf8)))
         bulk[index].append(milliseconds(ContinuousClock.now - start))
     }
 }
 print("creating a list of \(bulkRows) rows in one write, 3 rounds interleaved:")
 for (index, entry) in stores.enumerated() {
-    print(String(format: "  %@ median %.0f ms (%@)", entry.name.padding(toLength: 11, withPad: " ", startingAt: 0),
-                 median(bulk[index]), bulk[index].map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+    print(
+        String(
+            format: "  %@ median %.0f ms (%@)", entry.name.padding(toLength: 11, withPad: " ", startingAt: 0),
+            median(bulk[index]), bulk[index].map { String(format: "%.0f", $0) }.joined(separator: ", ")))
 }
 
 // The change feed: a commit on one store to the event on another.
@@ -93,7 +107,10 @@ for version in 1...300 {
     let committed = ContinuousClock.now
     let deadline = ContinuousClock.now + .seconds(5)
     while arrivals.withLock({ $0[version] }) == nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.0002) }
-    guard let arrived = arrivals.withLock({ $0[version] }) else { print("  version \(version) never arrived"); continue }
+    guard let arrived = arrivals.withLock({ $0[version] }) else {
+        print("  version \(version) never arrived")
+        continue
+    }
     feed.append(milliseconds(arrived - start))
     afterCommit.append(milliseconds(arrived - committed))
     Thread.sleep(forTimeInterval: 0.01)

@@ -4,8 +4,10 @@ extension HTMLRenderer {
     /// A complete HTML document for an error a browser navigated to: the status as the heading,
     /// `detail` as a sentence, an optional `hint`, and `links` (href, text) to go on from there.
     /// All text is escaped; like every page it holds no script or inline style.
-    public func errorPage(status: Int, title: String, detail: String?, hint: String? = nil,
-                          links: [(href: String, text: String)] = [], assetsPath: String = "/assets") -> [UInt8] {
+    public func errorPage(
+        status: Int, title: String, detail: String?, hint: String? = nil,
+        links: [(href: String, text: String)] = [], assetsPath: String = "/assets"
+    ) -> [UInt8] {
         var out = HTMLWriter(capacity: 1024)
         out.documentStart(title: "\(status) \(title)", assetsPath: assetsPath, script: false)
         out.raw("<section class=\"error-page\">\n<h1>")

@@ -19,8 +19,10 @@ public struct PageContext: Sendable, Equatable {
     /// The view controls (sortable headers, search, filters, CSV link), or nil for none.
     public var view: ViewControls?
 
-    public init(listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets",
-                linksIndex: Bool = true, view: ViewControls? = nil) {
+    public init(
+        listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets",
+        linksIndex: Bool = true, view: ViewControls? = nil
+    ) {
         self.view = view
         self.listID = listID
         self.version = version

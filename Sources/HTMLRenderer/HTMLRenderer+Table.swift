@@ -64,8 +64,10 @@ extension HTMLWriter {
         for index in columns.columns.indices {
             if let view {
                 let column = columns.columns[index]
-                sortableHeader(column, title: column.title.isEmpty ? column.key : column.title, cellClass: columns.cellClass(index), controls: view.controls,
-                               listID: view.listID)
+                sortableHeader(
+                    column, title: column.title.isEmpty ? column.key : column.title, cellClass: columns.cellClass(index),
+                    controls: view.controls,
+                    listID: view.listID)
                 continue
             }
             if let cellClass = columns.cellClass(index) {
@@ -105,8 +107,10 @@ extension HTMLWriter {
     /// One `<tbody data-section>` per part: a header unless the part continues its section, the
     /// part's rows, and the footer once the section's last row is in.
     /// - Parameter rowVersions: each row's version by key, written as `data-version`; nil: none.
-    mutating func sectionBodies(_ doc: ListDocument, parts: [ListPage.Part], columns: ResolvedColumns,
-                                rowVersions: RowVersions? = nil) {
+    mutating func sectionBodies(
+        _ doc: ListDocument, parts: [ListPage.Part], columns: ResolvedColumns,
+        rowVersions: RowVersions? = nil
+    ) {
         for part in parts {
             let section = doc.sections[part.sectionIndex]
             let continued = part.continuesSection

@@ -27,8 +27,9 @@ public struct ViewControls: Sendable, Equatable {
     func sorting(by column: String) -> ListQuery {
         let current = query ?? ListQuery()
         let descending = current.sort?.column == column && current.sort?.descending == false
-        return ListQuery(sort: ListQuery.Sort(column: column, descending: descending), search: current.search,
-                         filters: current.filters)
+        return ListQuery(
+            sort: ListQuery.Sort(column: column, descending: descending), search: current.search,
+            filters: current.filters)
     }
 
     /// `aria-sort` of `column`'s header: "ascending", "descending", or nil when not sorted by it.
@@ -54,15 +55,17 @@ extension HTMLWriter {
             raw("<ul class=\"view-filters\" aria-label=\"Active filters\">\n")
             if let search = query.search {
                 let without = ListQuery(sort: query.sort, search: nil, filters: query.filters)
-                filterItem("Search: \u{201C}\(search)\u{201D}", remove: controls.href(listID: listID, without.isIdentity ? nil : without),
-                           label: "Remove search \u{201C}\(search)\u{201D}")
+                filterItem(
+                    "Search: \u{201C}\(search)\u{201D}", remove: controls.href(listID: listID, without.isIdentity ? nil : without),
+                    label: "Remove search \u{201C}\(search)\u{201D}")
             }
             for filter in query.filters {
                 let without = ListQuery(sort: query.sort, search: query.search, filters: query.filters.filter { $0 != filter })
                 let title = columns.first { $0.key == filter.column }.map { $0.title.isEmpty ? $0.key : $0.title } ?? filter.column
                 let text = "\(title) \(filter.op.rawValue)" + (filter.value.map { " \($0)" } ?? "")
-                filterItem(text, remove: controls.href(listID: listID, without.isIdentity ? nil : without),
-                           label: "Remove filter " + text)
+                filterItem(
+                    text, remove: controls.href(listID: listID, without.isIdentity ? nil : without),
+                    label: "Remove filter " + text)
             }
             raw("</ul>\n")
         }

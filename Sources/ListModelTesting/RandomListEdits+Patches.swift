@@ -35,7 +35,9 @@ extension RandomListEdits {
             default: return String(Int.random(in: 0...max(0, sections.count - (forAdding ? 0 : 1)), using: &random))
             }
         }
-        func rowCount(_ section: String) -> Int { Int(section).flatMap { $0 < sections.count ? sections[$0]["/rows"]?.arrayValue?.count : nil } ?? 0 }
+        func rowCount(_ section: String) -> Int {
+            Int(section).flatMap { $0 < sections.count ? sections[$0]["/rows"]?.arrayValue?.count : nil } ?? 0
+        }
         func rowToken(_ section: String, forAdding: Bool = false) -> String {
             let count = rowCount(section)
             switch Int.random(in: 0..<50, using: &random) {
@@ -51,7 +53,8 @@ extension RandomListEdits {
         func newRow() -> JSONValue {
             var row = self.row(columns: columns.isEmpty ? Self.columns : columns).json(columns: nil)
             switch Int.random(in: 0..<12, using: &random) {
-            case 0: row = JSONValue.object(JSONObject([("key", .string(existingRowKey())), ("cells", JSONValue.object(JSONObject()))]))  // a duplicate
+            case 0:  // a duplicate
+                row = JSONValue.object(JSONObject([("key", .string(existingRowKey())), ("cells", JSONValue.object(JSONObject()))]))
             case 1: row = ["cells": JSONValue.object(JSONObject())]  // no key
             case 2: row = ["key": "bad", "cells": ["nowhere": "x"]]  // no such column
             case 3: row = ["key": .string("s\(freshKey())"), "cells": JSONValue.object(JSONObject()), "style": "loud"]
@@ -97,17 +100,21 @@ extension RandomListEdits {
             let to = sectionToken()
             return .copy(from: pointer("sections", s, "rows", r), path: pointer("sections", to, "rows", rowToken(to, forAdding: true)))
         case 19:
-            return .replace(path: pointer("sections", s, "rows", r, "key"),
-                            value: .string(Bool.random(using: &random) ? "k\(freshKey())" : existingRowKey()))
+            return .replace(
+                path: pointer("sections", s, "rows", r, "key"),
+                value: .string(Bool.random(using: &random) ? "k\(freshKey())" : existingRowKey()))
         case 20:
             let value = Int.random(in: 0..<4, using: &random) > 0 ? (state[pointer("sections", s, "rows", r)] ?? .null) : newRow()
             return .test(path: pointer("sections", s, "rows", r), value: value)
         case 21:
-            let value = Int.random(in: 0..<4, using: &random) > 0 ? (state[pointer("sections", s, "rows", r, "cells")] ?? .null) : .object(JSONObject())
+            let value =
+                Int.random(in: 0..<4, using: &random) > 0
+                ? (state[pointer("sections", s, "rows", r, "cells")] ?? .null) : .object(JSONObject())
             return .test(path: pointer("sections", s, "rows", r, "cells"), value: value)
         case 22:
-            return .replace(path: pointer("sections", s, "rows", r, ["style", "href"].randomElement(using: &random)!),
-                            value: ["muted", "/x", "javascript:x", "highlight", .null].randomElement(using: &random)!)
+            return .replace(
+                path: pointer("sections", s, "rows", r, ["style", "href"].randomElement(using: &random)!),
+                value: ["muted", "/x", "javascript:x", "highlight", .null].randomElement(using: &random)!)
         case 23:
             return .add(path: pointer("sections", sectionToken(forAdding: true)), value: newSection())
         case 24:
@@ -115,8 +122,9 @@ extension RandomListEdits {
         case 25:
             return .move(from: pointer("sections", s), path: pointer("sections", sectionToken(forAdding: true)))
         case 26:
-            return .replace(path: pointer("sections", s, ["header", "footer", "key", "collapsed", "nonsense"].randomElement(using: &random)!),
-                            value: [.string(text()), .null, true, .string("s\(freshKey())")].randomElement(using: &random)!)
+            return .replace(
+                path: pointer("sections", s, ["header", "footer", "key", "collapsed", "nonsense"].randomElement(using: &random)!),
+                value: [.string(text()), .null, true, .string("s\(freshKey())")].randomElement(using: &random)!)
         case 27:
             let rows = (0..<Int.random(in: 0...2, using: &random)).map { _ in newRow() }
             return .replace(path: pointer("sections", s, "rows"), value: .array(rows))
@@ -126,7 +134,9 @@ extension RandomListEdits {
                 ? .move(from: pointer("sections", s, "rows"), path: pointer("sections", to, "rows"))
                 : .copy(from: pointer("sections", s, "rows"), path: pointer("sections", to, "rows"))
         case 29:
-            return .test(path: pointer("sections", s), value: Bool.random(using: &random) ? (state[pointer("sections", s)] ?? .null) : .object(JSONObject()))
+            return .test(
+                path: pointer("sections", s),
+                value: Bool.random(using: &random) ? (state[pointer("sections", s)] ?? .null) : .object(JSONObject()))
         case 30:
             return .replace(path: pointer("title"), value: Bool.random(using: &random) ? .string(text()) : 5)
         case 31:
@@ -134,14 +144,17 @@ extension RandomListEdits {
                 ? .add(path: pointer("emptyText"), value: .string(text()))
                 : .remove(path: pointer(["emptyText", "rowHeight", "state"].randomElement(using: &random)!))
         case 32:
-            return .add(path: pointer(["rowHeight", "estimatedRowHeight", "unknown"].randomElement(using: &random)!),
-                        value: [20, 0, "x"].randomElement(using: &random)!)
+            return .add(
+                path: pointer(["rowHeight", "estimatedRowHeight", "unknown"].randomElement(using: &random)!),
+                value: [20, 0, "x"].randomElement(using: &random)!)
         case 33:
-            return .replace(path: pointer("columns", String(Int.random(in: 0..<max(1, columns.count), using: &random)), "title"),
-                            value: .string(text()))
+            return .replace(
+                path: pointer("columns", String(Int.random(in: 0..<max(1, columns.count), using: &random)), "title"),
+                value: .string(text()))
         case 34:
-            return .replace(path: pointer("columns", String(Int.random(in: 0..<max(1, columns.count), using: &random)), "kind"),
-                            value: .string(ColumnKind.allCases.randomElement(using: &random)!.rawValue))
+            return .replace(
+                path: pointer("columns", String(Int.random(in: 0..<max(1, columns.count), using: &random)), "kind"),
+                value: .string(ColumnKind.allCases.randomElement(using: &random)!.rawValue))
         case 35:
             return Bool.random(using: &random)
                 ? .replace(path: .root, value: state)
@@ -151,8 +164,9 @@ extension RandomListEdits {
         case 37:
             return .replace(path: pointer("sections"), value: .array(Array(sections.reversed())))
         case 38:
-            return .move(from: pointer("sections", s, "rows", r, "cells", column.key),
-                         path: pointer("sections", sectionToken(), "rows", rowToken(s), "cells", column.key))
+            return .move(
+                from: pointer("sections", s, "rows", r, "cells", column.key),
+                path: pointer("sections", sectionToken(), "rows", rowToken(s), "cells", column.key))
         default:
             return .copy(from: pointer("sections", s, "rows", r, "cells"), path: pointer("sections", s, "rows", rowToken(s), "cells"))
         }

@@ -82,8 +82,10 @@ public struct RandomListEdits {
 
     /// A short string, sometimes one that needs escaping in JSON.
     public mutating func text() -> String {
-        let words = ["Lima", "Oslo", "Zürich", "naïve café", "quote \"q\"", "back\\slash", "tab\there",
-                     "line\nbreak", "emoji 🎉", "sep\u{2028}arator", "a/b~c", "", "<b>&amp;</b>"]
+        let words = [
+            "Lima", "Oslo", "Zürich", "naïve café", "quote \"q\"", "back\\slash", "tab\there",
+            "line\nbreak", "emoji 🎉", "sep\u{2028}arator", "a/b~c", "", "<b>&amp;</b>",
+        ]
         return words[Int.random(in: 0..<words.count, using: &random)] + String(Int.random(in: 0..<100, using: &random))
     }
 

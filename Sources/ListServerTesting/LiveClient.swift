@@ -61,7 +61,8 @@ package final class LiveClient: @unchecked Sendable {
         unparsed += drain()
         let text = String(decoding: unparsed, as: UTF8.self)
         guard let event = text.range(of: "event: subscription\n"),
-              let range = text[event.upperBound...].range(of: "data: ") else { return nil }
+            let range = text[event.upperBound...].range(of: "data: ")
+        else { return nil }
         let line = text[range.upperBound...].prefix { $0 != "\n" }
         return (try? JSONValue(parsing: String(line)))?["/subscription"]?.stringValue
     }
@@ -114,11 +115,17 @@ package final class LiveClient: @unchecked Sendable {
                 continue
             }
             started = true
-            if line.hasPrefix(":") { started = false; continue }
-            if line.hasPrefix("event: ") { current.name = String(line.dropFirst(7)) }
-            else if line.hasPrefix("id: ") { current.id = Int(line.dropFirst(4)) }
-            else if line.hasPrefix("retry: ") { current.retry = Int(line.dropFirst(7)) }
-            else if line.hasPrefix("data: ") {
+            if line.hasPrefix(":") {
+                started = false
+                continue
+            }
+            if line.hasPrefix("event: ") {
+                current.name = String(line.dropFirst(7))
+            } else if line.hasPrefix("id: ") {
+                current.id = Int(line.dropFirst(4))
+            } else if line.hasPrefix("retry: ") {
+                current.retry = Int(line.dropFirst(7))
+            } else if line.hasPrefix("data: ") {
                 try expect(current.data == nil, "one data line per event")
                 current.data = Array(line.dropFirst(6).utf8)
             } else {

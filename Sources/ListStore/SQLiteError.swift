@@ -1,4 +1,5 @@
 import CSQLite
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Room on the disk of an SQLite store: whether the last write found none, and a reserve file
 /// beside the database that is given back to the file system when a deletion (or start-up)

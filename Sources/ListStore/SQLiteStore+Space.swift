@@ -87,15 +87,16 @@ extension SQLiteStore {
         // room the steps below need.
         checkpoint()
         for _ in 0..<100_000 {
-            let progressed = (try? connection.withLock { db -> Bool in
-                try requireOpen(db)
-                guard try Self.pragma("auto_vacuum", db) == 2 else { return false }
-                let before = try Self.pragma("freelist_count", db)
-                guard before > 0 else { return false }
-                try db.execute("PRAGMA incremental_vacuum(256)")
-                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                return try Self.pragma("freelist_count", db) < before
-            }) ?? false
+            let progressed =
+                (try? connection.withLock { db -> Bool in
+                    try requireOpen(db)
+                    guard try Self.pragma("auto_vacuum", db) == 2 else { return false }
+                    let before = try Self.pragma("freelist_count", db)
+                    guard before > 0 else { return false }
+                    try db.execute("PRAGMA incremental_vacuum(256)")
+                    try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    return try Self.pragma("freelist_count", db) < before
+                }) ?? false
             if !progressed { return }
         }
     }

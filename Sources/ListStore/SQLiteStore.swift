@@ -23,8 +23,10 @@ public final class SQLiteStore: Store {
     /// (SQLite's shared-memory file needs room), a megabyte of the reserve is given back and
     /// opening retried.
     /// - Parameter diskReserve: bytes kept in `<path>-reserve` for deletions on a full disk; 0: none.
-    public init(path: String, changeLogLimit: Int = ServerDefaults.changeLogLimit,
-                diskReserve: Int = ServerDefaults.diskReserve) throws {
+    public init(
+        path: String, changeLogLimit: Int = ServerDefaults.changeLogLimit,
+        diskReserve: Int = ServerDefaults.diskReserve
+    ) throws {
         let space = path == ":memory:" ? nil : SQLiteSpace(databasePath: path, reserveBytes: diskReserve)
         let connection: SQLiteConnection
         do {
@@ -99,8 +101,10 @@ public final class SQLiteStore: Store {
                     + "LEFT JOIN tombstones ON tombstones.id = lists.id ORDER BY lists.id")
             while try listQuery.step() {
                 let deletedAt = listQuery.int(3)
-                lists.append(StoredList(id: listQuery.text(0), version: listQuery.int(1), meta: listQuery.blob(2), rows: [],
-                                        deletedAt: deletedAt > 0 ? deletedAt : nil))
+                lists.append(
+                    StoredList(
+                        id: listQuery.text(0), version: listQuery.int(1), meta: listQuery.blob(2), rows: [],
+                        deletedAt: deletedAt > 0 ? deletedAt : nil))
             }
             listQuery.reset()
             for index in lists.indices { lists[index].rows = try Self.rows(of: lists[index].id, db) }
@@ -110,7 +114,8 @@ public final class SQLiteStore: Store {
 
     public func load(id: String) throws -> StoredList? {
         try reading { db in
-            let query = try db.statement("""
+            let query = try db.statement(
+                """
                 SELECT lists.version, lists.meta, tombstones.version FROM lists
                 LEFT JOIN tombstones ON tombstones.id = lists.id WHERE lists.id = ?
                 """)
@@ -120,8 +125,9 @@ public final class SQLiteStore: Store {
                 return nil
             }
             let deletedAt = query.int(2)
-            var list = StoredList(id: id, version: query.int(0), meta: query.blob(1), rows: [],
-                                  deletedAt: deletedAt > 0 ? deletedAt : nil)
+            var list = StoredList(
+                id: id, version: query.int(0), meta: query.blob(1), rows: [],
+                deletedAt: deletedAt > 0 ? deletedAt : nil)
             query.reset()
             list.rows = try Self.rows(of: id, db)
             return list
@@ -135,8 +141,10 @@ public final class SQLiteStore: Store {
         try query.bind(id)
         var rows: [StoredRow] = []
         while try query.step() {
-            rows.append(StoredRow(key: query.text(0), section: query.text(1), orderKey: query.text(2), body: query.blob(3),
-                                  version: query.int(4)))
+            rows.append(
+                StoredRow(
+                    key: query.text(0), section: query.text(1), orderKey: query.text(2), body: query.blob(3),
+                    version: query.int(4)))
         }
         query.reset()
         return rows
@@ -147,36 +155,38 @@ public final class SQLiteStore: Store {
     public func commit(_ write: StoreWrite, deadline: ContinuousClock.Instant?) throws {
         try writing { db in
             try db.waitingAtMost(milliseconds: try Self.milliseconds(until: deadline, id: write.id)) {
-            try db.transaction {
-                try Self.requireVersion(before: write.version, of: write.id, db)
-                let upsertList = try db.statement("""
-                    INSERT INTO lists (id, version, meta) VALUES (?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET version = excluded.version, meta = excluded.meta
-                    """)
-                try upsertList.bind(write.id, write.version, write.meta)
-                try upsertList.run()
-                let deleteRow = try db.statement("DELETE FROM rows WHERE list_id = ? AND row_key = ?")
-                for key in write.deletedRowKeys {
-                    try deleteRow.bind(write.id, key)
-                    try deleteRow.run()
+                try db.transaction {
+                    try Self.requireVersion(before: write.version, of: write.id, db)
+                    let upsertList = try db.statement(
+                        """
+                        INSERT INTO lists (id, version, meta) VALUES (?, ?, ?)
+                        ON CONFLICT(id) DO UPDATE SET version = excluded.version, meta = excluded.meta
+                        """)
+                    try upsertList.bind(write.id, write.version, write.meta)
+                    try upsertList.run()
+                    let deleteRow = try db.statement("DELETE FROM rows WHERE list_id = ? AND row_key = ?")
+                    for key in write.deletedRowKeys {
+                        try deleteRow.bind(write.id, key)
+                        try deleteRow.run()
+                    }
+                    let upsertRow = try db.statement(
+                        """
+                        INSERT INTO rows (list_id, row_key, section_key, order_key, body, version) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT(list_id, row_key) DO UPDATE SET
+                          section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body,
+                          version = excluded.version
+                        """)
+                    for row in write.upsertedRows {
+                        try upsertRow.bind(write.id, row.key, row.section, row.orderKey, row.body, write.version)
+                        try upsertRow.run()
+                    }
+                    let logChange = try db.statement("INSERT INTO changes (list_id, version, patch, order_keys) VALUES (?, ?, ?, ?)")
+                    try logChange.bind(write.id, write.version, write.patch, StoredOrderKey.encode(write.loggedOrderKeys))
+                    try logChange.run()
+                    let trimLog = try db.statement("DELETE FROM changes WHERE list_id = ? AND version <= ?")
+                    try trimLog.bind(write.id, write.version - changeLogLimit)
+                    try trimLog.run()
                 }
-                let upsertRow = try db.statement("""
-                    INSERT INTO rows (list_id, row_key, section_key, order_key, body, version) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(list_id, row_key) DO UPDATE SET
-                      section_key = excluded.section_key, order_key = excluded.order_key, body = excluded.body,
-                      version = excluded.version
-                    """)
-                for row in write.upsertedRows {
-                    try upsertRow.bind(write.id, row.key, row.section, row.orderKey, row.body, write.version)
-                    try upsertRow.run()
-                }
-                let logChange = try db.statement("INSERT INTO changes (list_id, version, patch, order_keys) VALUES (?, ?, ?, ?)")
-                try logChange.bind(write.id, write.version, write.patch, StoredOrderKey.encode(write.loggedOrderKeys))
-                try logChange.run()
-                let trimLog = try db.statement("DELETE FROM changes WHERE list_id = ? AND version <= ?")
-                try trimLog.bind(write.id, write.version - changeLogLimit)
-                try trimLog.run()
-            }
             }
         }
     }
@@ -195,18 +205,20 @@ public final class SQLiteStore: Store {
     public func delete(id: String, version: Int, deadline: ContinuousClock.Instant?) throws {
         try deleting { db in
             try db.waitingAtMost(milliseconds: try Self.milliseconds(until: deadline, id: id)) {
-            try db.transaction {
-                try Self.requireVersion(before: version, of: id, db)
-                let tombstone = try db.statement("INSERT OR REPLACE INTO tombstones (id, version) VALUES (?, ?)")
-                try tombstone.bind(id, version)
-                try tombstone.run()
-                for sql in ["DELETE FROM rows WHERE list_id = ?", "DELETE FROM changes WHERE list_id = ?",
-                            "DELETE FROM lists WHERE id = ?"] {
-                    let statement = try db.statement(sql)
-                    try statement.bind(id)
-                    try statement.run()
+                try db.transaction {
+                    try Self.requireVersion(before: version, of: id, db)
+                    let tombstone = try db.statement("INSERT OR REPLACE INTO tombstones (id, version) VALUES (?, ?)")
+                    try tombstone.bind(id, version)
+                    try tombstone.run()
+                    for sql in [
+                        "DELETE FROM rows WHERE list_id = ?", "DELETE FROM changes WHERE list_id = ?",
+                        "DELETE FROM lists WHERE id = ?",
+                    ] {
+                        let statement = try db.statement(sql)
+                        try statement.bind(id)
+                        try statement.run()
+                    }
                 }
-            }
             }
         }
     }
@@ -258,8 +270,10 @@ public final class SQLiteStore: Store {
             try query.bind(id, version)
             var changes: [StoredChange] = []
             while try query.step() {
-                changes.append(StoredChange(version: query.int(0), patch: query.blob(1),
-                                            orderKeys: try StoredOrderKey.decode(query.blob(2))))
+                changes.append(
+                    StoredChange(
+                        version: query.int(0), patch: query.blob(1),
+                        orderKeys: try StoredOrderKey.decode(query.blob(2))))
             }
             query.reset()
             return changes

@@ -8,8 +8,10 @@ public enum StoreLocation {
     ///   full disk (`SQLiteStore`).
     /// - Parameter writeTimeout: for PostgreSQL, the session's `lock_timeout` (writes wait for
     ///   locks at most until their own deadlines, which the registry gives them).
-    public static func open(_ location: String, diskReserve: Int = ServerDefaults.diskReserve,
-                            writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds)) throws -> any Store {
+    public static func open(
+        _ location: String, diskReserve: Int = ServerDefaults.diskReserve,
+        writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds)
+    ) throws -> any Store {
         if PostgresStore.accepts(location) { return try PostgresStore(url: location, lockTimeout: writeTimeout) }
         return try SQLiteStore(path: location, diskReserve: diskReserve)
     }

@@ -118,8 +118,10 @@ public final class DeadlineLock: @unchecked Sendable {
 
     /// Runs `body` holding the lock, taken before `deadline` unless `limit` callers wait for it
     /// already; when it cannot be, throws `refusal(outcome)` without running `body`.
-    public func withLock<T, E: Error>(before deadline: ContinuousClock.Instant, unlessWaiting limit: Int = .max,
-                                      orThrow refusal: (Outcome) -> E, _ body: () throws -> T) throws -> T {
+    public func withLock<T, E: Error>(
+        before deadline: ContinuousClock.Instant, unlessWaiting limit: Int = .max,
+        orThrow refusal: (Outcome) -> E, _ body: () throws -> T
+    ) throws -> T {
         let outcome = lock(before: deadline, unlessWaiting: limit)
         guard outcome == .acquired else { throw refusal(outcome) }
         defer { unlock() }

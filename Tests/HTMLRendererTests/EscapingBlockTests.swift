@@ -49,7 +49,10 @@ import Testing
     }
 
     @Test func plainAndNonASCIITextIsCopiedAsItIs() {
-        for text in ["", "a", "plain text", String(repeating: "abcdefgh", count: 100), "Zürich Genève 東京 \u{1F600}", String(repeating: "é東", count: 33)] {
+        for text in [
+            "", "a", "plain text", String(repeating: "abcdefgh", count: 100), "Zürich Genève 東京 \u{1F600}",
+            String(repeating: "é東", count: 33),
+        ] {
             #expect(escaped(text) == text)
         }
     }
@@ -79,7 +82,9 @@ import Testing
 
     @Test func missingAndExtraCells() {
         let columns = [Column(key: "a"), Column(key: "b")]
-        #expect(rowHTML(Row(key: "r", cells: ["zz": .text("x"), "b": .text("2")]), columns: columns) == "<tr data-row=\"r\"><td></td><td>2</td></tr>")
+        #expect(
+            rowHTML(Row(key: "r", cells: ["zz": .text("x"), "b": .text("2")]), columns: columns)
+                == "<tr data-row=\"r\"><td></td><td>2</td></tr>")
     }
 
     @Test func longAndNonASCIIKeysMatch() {

@@ -35,12 +35,16 @@ import Testing
                 Column(key: "l", title: text, kind: .link), Column(key: "i", title: text, kind: .image),
             ],
             sections: [
-                Section(key: text, header: text, footer: text, collapsible: true, rows: [
-                    Row(key: text, cells: [
-                        text: .text(text), "n": .number(1), "l": .link(text: text, href: url),
-                        "i": .image(src: url, alt: text),
-                    ], href: url)
-                ])
+                Section(
+                    key: text, header: text, footer: text, collapsible: true,
+                    rows: [
+                        Row(
+                            key: text,
+                            cells: [
+                                text: .text(text), "n": .number(1), "l": .link(text: text, href: url),
+                                "i": .image(src: url, alt: text),
+                            ], href: url)
+                    ])
             ],
             emptyText: text)
     }
@@ -61,9 +65,10 @@ import Testing
     @Test(arguments: hostile)
     func hostileTextIsEscapedEverywhere(text: String) {
         let doc = document(with: text, url: "/safe")
-        let page = string(renderer.page(
-            doc, page: ListPage(parts: [.init(sectionIndex: 0, rows: 0..<1)], next: nil),
-            context: PageContext(listID: text, version: 1, nextHref: "/next?" + text, cursor: text)))
+        let page = string(
+            renderer.page(
+                doc, page: ListPage(parts: [.init(sectionIndex: 0, rows: 0..<1)], next: nil),
+                context: PageContext(listID: text, version: 1, nextHref: "/next?" + text, cursor: text)))
         assertInert(page)
         assertInert(string(renderer.table(doc)))
         assertInert(string(renderer.fragment(doc, page: ListPage(parts: [.init(sectionIndex: 0, rows: 0..<1)], next: nil), nextHref: text)))
@@ -85,7 +90,9 @@ import Testing
     }
 
     @Test func separatorsBecomeReferences() {
-        #expect(string(renderer.row(Row(key: "\u{2028}x\u{2029}"), in: ListDocument(title: ""))).hasPrefix("<tr data-row=\"&#x2028;x&#x2029;\">"))
+        #expect(
+            string(renderer.row(Row(key: "\u{2028}x\u{2029}"), in: ListDocument(title: ""))).hasPrefix(
+                "<tr data-row=\"&#x2028;x&#x2029;\">"))
     }
 
     @Test func entityLookalikesAreNotDecoded() {
@@ -118,7 +125,10 @@ import Testing
     ])
     func ordinaryURLsAreKept(url: String) {
         #expect(HTMLWriter.isSafeURL(url))
-        let html = string(renderer.row(Row(key: "r", cells: ["l": .link(text: "t", href: url)]), in: ListDocument(title: "", columns: [Column(key: "l", kind: .link)])))
+        let html = string(
+            renderer.row(
+                Row(key: "r", cells: ["l": .link(text: "t", href: url)]),
+                in: ListDocument(title: "", columns: [Column(key: "l", kind: .link)])))
         #expect(html.contains("<a href=\""))
         #expect(!html.contains("&#106;"), "an ampersand in a URL is escaped, never passed through")
     }
@@ -148,7 +158,10 @@ import Testing
     }
 
     @Test func randomTextMatchesTheReference() {
-        let alphabet: [Character] = ["a", "Z", " ", "&", "<", ">", "\"", "'", "\r", "\n", "\u{0}", "\u{2028}", "\u{2029}", "\u{2027}", "é", "東", "\u{1F600}", "\u{E2}"]
+        let alphabet: [Character] = [
+            "a", "Z", " ", "&", "<", ">", "\"", "'", "\r", "\n", "\u{0}", "\u{2028}", "\u{2029}", "\u{2027}", "é", "東", "\u{1F600}",
+            "\u{E2}",
+        ]
         var generator = SystemRandomNumberGenerator()
         for length in [0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1_000, 70_000] {
             let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })

@@ -6,10 +6,11 @@ import Testing
     let renderer = HTMLRenderer()
 
     @Test func listsLinkToTheirPages() {
-        let html = string(renderer.indexPage([
-            ListSummary(id: "countries", title: "Countries", rows: 1_234_567, version: 7),
-            ListSummary(id: "todo.2026", title: "To do", rows: 0, version: 1),
-        ]))
+        let html = string(
+            renderer.indexPage([
+                ListSummary(id: "countries", title: "Countries", rows: 1_234_567, version: 7),
+                ListSummary(id: "todo.2026", title: "To do", rows: 0, version: 1),
+            ]))
         #expect(html.hasPrefix("<!doctype html>\n<html lang=\"en\">"))
         #expect(html.contains("<a class=\"row-link\" href=\"/lists/countries\">Countries</a>"))
         #expect(html.contains("<a class=\"row-link\" href=\"/lists/todo.2026\">To do</a>"))
@@ -18,16 +19,19 @@ import Testing
     }
 
     @Test func snapshot() {
-        assertSnapshot(renderer.indexPage([
-            ListSummary(id: "countries", title: "Countries", rows: 4, version: 7),
-            ListSummary(id: "groceries", title: "Groceries & <stuff>", rows: 1200, version: 31),
-        ]), named: "index")
+        assertSnapshot(
+            renderer.indexPage([
+                ListSummary(id: "countries", title: "Countries", rows: 4, version: 7),
+                ListSummary(id: "groceries", title: "Groceries & <stuff>", rows: 1200, version: 31),
+            ]), named: "index")
     }
 
     @Test func aPagedIndexLinksToItsNextPage() {
         let summaries = [ListSummary(id: "a", title: "A", rows: 1, version: 1)]
         let html = string(renderer.indexPage(summaries, nextHref: "/?after=a&limit=1\"><x"))
-        #expect(html.contains(#"<tbody class="pagination"><tr><td colspan="4"><a rel="next" href="/?after=a&amp;limit=1&quot;&gt;&lt;x">More lists</a>"#))
+        #expect(
+            html.contains(
+                #"<tbody class="pagination"><tr><td colspan="4"><a rel="next" href="/?after=a&amp;limit=1&quot;&gt;&lt;x">More lists</a>"#))
         #expect(!string(renderer.indexPage(summaries)).contains("rel=\"next\""))
     }
 
@@ -38,9 +42,10 @@ import Testing
     }
 
     @Test func idsAndTitlesAreEscaped() {
-        let html = string(renderer.indexPage([
-            ListSummary(id: "a\"b c<", title: "<script>alert(1)</script>", rows: 1, version: 1)
-        ]))
+        let html = string(
+            renderer.indexPage([
+                ListSummary(id: "a\"b c<", title: "<script>alert(1)</script>", rows: 1, version: 1)
+            ]))
         #expect(html.contains("href=\"/lists/a%22b%20c%3C\""))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(!html.contains("<script>alert"))

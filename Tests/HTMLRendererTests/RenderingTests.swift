@@ -9,7 +9,9 @@ import Testing
         let html = string(renderer.table(Fixtures.countries))
         #expect(html.hasPrefix("<table class=\"list\">\n<caption>Countries</caption>\n"))
         #expect(html.contains("<thead><tr><th scope=\"col\">Name</th><th scope=\"col\" class=\"num\">Population</th>"))
-        #expect(html.contains("<tbody data-section=\"eu\">\n<tr class=\"section-header\"><th scope=\"rowgroup\" colspan=\"4\">Europe</th></tr>"))
+        #expect(
+            html.contains("<tbody data-section=\"eu\">\n<tr class=\"section-header\"><th scope=\"rowgroup\" colspan=\"4\">Europe</th></tr>")
+        )
         #expect(html.contains("<tr class=\"section-footer\"><td colspan=\"4\">3 countries</td></tr>\n</tbody>"))
         #expect(html.contains("<tr data-row=\"it\"><td>Italy</td><td class=\"num\">58,900,000</td>"))
         #expect(!html.contains("pagination"))
@@ -18,23 +20,27 @@ import Testing
 
     @Test func everyColumnKindRenders() {
         let html = string(renderer.row(Fixtures.countries.sections[0].rows[0], in: Fixtures.countries))
-        #expect(html == """
-            <tr data-row="it"><td>Italy</td><td class="num">58,900,000</td>\
-            <td><img src="/img/it.png" alt="Italian flag" width="32" height="24" loading="lazy" decoding="async"></td>\
-            <td><a href="https://en.wikipedia.org/wiki/Italy">Wikipedia</a></td></tr>
-            """)
+        #expect(
+            html == """
+                <tr data-row="it"><td>Italy</td><td class="num">58,900,000</td>\
+                <td><img src="/img/it.png" alt="Italian flag" width="32" height="24" loading="lazy" decoding="async"></td>\
+                <td><a href="https://en.wikipedia.org/wiki/Italy">Wikipedia</a></td></tr>
+                """)
     }
 
     @Test func missingCellsAreEmpty() {
         let row = Row(key: "x")
-        #expect(string(renderer.row(row, in: Fixtures.countries)) == "<tr data-row=\"x\"><td></td><td class=\"num\"></td><td></td><td></td></tr>")
+        #expect(
+            string(renderer.row(row, in: Fixtures.countries))
+                == "<tr data-row=\"x\"><td></td><td class=\"num\"></td><td></td><td></td></tr>")
     }
 
-    @Test(arguments: [
-        (0.0, "0"), (-0.0, "0"), (7, "7"), (999, "999"), (1000, "1,000"), (-1234567, "-1,234,567"),
-        (1234567.89, "1,234,567.89"), (58.9, "58.9"), (0.1, "0.1"), (-0.5, "-0.5"),
-        (1e-5, "1e-05"), (1e20, "1e+20"), (9_007_199_254_740_991, "9,007,199,254,740,991"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0.0, "0"), (-0.0, "0"), (7, "7"), (999, "999"), (1000, "1,000"), (-1234567, "-1,234,567"),
+            (1234567.89, "1,234,567.89"), (58.9, "58.9"), (0.1, "0.1"), (-0.5, "-0.5"),
+            (1e-5, "1e-05"), (1e20, "1e+20"), (9_007_199_254_740_991, "9,007,199,254,740,991"),
+        ] as [(Double, String)])
     func numbersAreFormattedLocaleIndependently(value: Double, expected: String) {
         #expect(HTMLWriter.formatNumber(value) == expected)
     }
@@ -50,7 +56,9 @@ import Testing
     @Test func rowLinkAvoidsCellsThatHoldLinks() {
         let doc = ListDocument(title: "L", columns: [Column(key: "l", kind: .link), Column(key: "t")])
         let html = string(renderer.row(Row(key: "r", cells: ["l": .link(text: "a", href: "/a"), "t": .text("b")], href: "/r"), in: doc))
-        #expect(html == "<tr data-row=\"r\" class=\"linked\"><td><a href=\"/a\">a</a></td><td><a class=\"row-link\" href=\"/r\">b</a></td></tr>")
+        #expect(
+            html == "<tr data-row=\"r\" class=\"linked\"><td><a href=\"/a\">a</a></td><td><a class=\"row-link\" href=\"/r\">b</a></td></tr>"
+        )
     }
 
     @Test func rowStylesBecomeClasses() {
@@ -78,7 +86,10 @@ import Testing
     @Test func collapsibleHeaderControlsItsSection() throws {
         let doc = Fixtures.numbered(sections: 2, rows: 1, collapsible: true)
         let open = string(try #require(renderer.sectionHeaderRow(doc.sections[0], in: doc)))
-        #expect(open.contains("<button type=\"button\" class=\"section-toggle\" aria-expanded=\"true\" aria-controls=\"list-section-s0\">Section 0</button>"))
+        #expect(
+            open.contains(
+                "<button type=\"button\" class=\"section-toggle\" aria-expanded=\"true\" aria-controls=\"list-section-s0\">Section 0</button>"
+            ))
         let closed = string(try #require(renderer.sectionHeaderRow(doc.sections[1], in: doc)))
         #expect(closed.contains("aria-expanded=\"false\""))
         let table = string(renderer.table(doc))
@@ -101,7 +112,10 @@ import Testing
         #expect(!loading.contains("data-row"))
         doc.state = .error(message: "Upstream <down>")
         let error = string(renderer.table(doc))
-        #expect(error.contains("<tbody class=\"status state-error\"><tr><td colspan=\"4\"><div role=\"alert\">Upstream &lt;down&gt;</div></td></tr></tbody>"))
+        #expect(
+            error.contains(
+                "<tbody class=\"status state-error\"><tr><td colspan=\"4\"><div role=\"alert\">Upstream &lt;down&gt;</div></td></tr></tbody>"
+            ))
         #expect(!error.contains("aria-busy"))
         #expect(!error.contains("data-section"))
     }
@@ -116,7 +130,10 @@ import Testing
     @Test func liveViewPiecesMatchThePage() throws {
         var doc = Fixtures.countries
         let head = string(renderer.headRow(doc))
-        #expect(head == "<tr><th scope=\"col\">Name</th><th scope=\"col\" class=\"num\">Population</th><th scope=\"col\">Flag</th><th scope=\"col\">More</th></tr>")
+        #expect(
+            head
+                == "<tr><th scope=\"col\">Name</th><th scope=\"col\" class=\"num\">Population</th><th scope=\"col\">Flag</th><th scope=\"col\">More</th></tr>"
+        )
         #expect(string(renderer.table(doc)).contains("<thead>" + head + "</thead>\n"))
         #expect(renderer.statusBody(doc) == nil)
         doc.state = .error(message: "x")
@@ -156,12 +173,14 @@ import Testing
         let upper = CellRenderer { value, _, out in
             if case .text(let s)? = value { out.text(s.uppercased()) }
         }
-        let doc = ListDocument(title: "R", columns: [Column(key: "t"), Column(key: "rating", kind: .number), Column(key: "n", kind: .number)])
+        let doc = ListDocument(
+            title: "R", columns: [Column(key: "t"), Column(key: "rating", kind: .number), Column(key: "n", kind: .number)])
         let renderer = HTMLRenderer(cellRenderers: [.kind(.text): upper]).registering(stars, for: .column("rating"))
         let row = Row(key: "r", cells: ["t": .text("a<b"), "rating": .number(3), "n": .number(3000)])
-        #expect(string(renderer.row(row, in: doc)) == """
-            <tr data-row="r"><td>A&lt;B</td><td class="stars"><span aria-label="3 stars">★★★</span></td><td class="num">3,000</td></tr>
-            """)
+        #expect(
+            string(renderer.row(row, in: doc)) == """
+                <tr data-row="r"><td>A&lt;B</td><td class="stars"><span aria-label="3 stars">★★★</span></td><td class="num">3,000</td></tr>
+                """)
         #expect(string(renderer.table(doc)).contains("<th scope=\"col\" class=\"stars\"></th>"))
     }
 }

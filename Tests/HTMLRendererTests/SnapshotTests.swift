@@ -28,14 +28,17 @@ import Testing
     }
 
     @Test func emptyList() {
-        let doc = ListDocument(title: "Inbox", columns: [Column(key: "from", title: "From"), Column(key: "subject", title: "Subject")], emptyText: "No messages")
+        let doc = ListDocument(
+            title: "Inbox", columns: [Column(key: "from", title: "From"), Column(key: "subject", title: "Subject")],
+            emptyText: "No messages")
         assertSnapshot(renderer.page(doc, page: wholePage(doc), context: PageContext(listID: "inbox", version: 1)), named: "page-empty")
     }
 
     @Test func loadingState() {
         var doc = Fixtures.countries
         doc.state = .loading
-        assertSnapshot(renderer.page(doc, page: wholePage(doc), context: PageContext(listID: "countries", version: 3)), named: "page-loading")
+        assertSnapshot(
+            renderer.page(doc, page: wholePage(doc), context: PageContext(listID: "countries", version: 3)), named: "page-loading")
     }
 
     @Test func errorState() {
@@ -46,7 +49,8 @@ import Testing
 
     @Test func collapsibleSections() {
         let doc = Fixtures.numbered(sections: 3, rows: 2, collapsible: true)
-        assertSnapshot(renderer.page(doc, page: wholePage(doc), context: PageContext(listID: "accordion", version: 2)), named: "page-collapsible")
+        assertSnapshot(
+            renderer.page(doc, page: wholePage(doc), context: PageContext(listID: "accordion", version: 2)), named: "page-collapsible")
     }
 
     @Test func fixedAndEstimatedRowHeights() {

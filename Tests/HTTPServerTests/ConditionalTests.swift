@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Entity tags and 304s (RFC 9110 sections 8.8.3, 13.1.2, 15.4.5)")
@@ -45,7 +46,8 @@ struct EntityTagTests {
         #expect(fresh.headers["Content-Location"] == "/lists/a")
         #expect(fresh.headers["Expires"] != nil)
         #expect(fresh.headers["Access-Control-Allow-Origin"] == "https://a.example")
-        #expect(fresh.headers["Content-Type"] == nil && fresh.headers["Link"] == nil
+        #expect(
+            fresh.headers["Content-Type"] == nil && fresh.headers["Link"] == nil
                 && fresh.headers["Content-Security-Policy"] == nil, "no other representation metadata")
         #expect(fresh.bodyBytes == [])
     }
@@ -64,9 +66,11 @@ struct EntityTagTests {
 @Suite("Header fields as RFC 9110 reads them")
 struct HeaderHygieneTests {
     @Test func valuesLoseLeadingAndTrailingSpacesAndTabs() throws {
-        let request = try Request(method: .get, target: "/", headers: [
-            "Authorization": "Bearer TOKEN \t", "Last-Event-ID": " 1 ", "Accept": "text/html", "X-Empty": "  ",
-        ])
+        let request = try Request(
+            method: .get, target: "/",
+            headers: [
+                "Authorization": "Bearer TOKEN \t", "Last-Event-ID": " 1 ", "Accept": "text/html", "X-Empty": "  ",
+            ])
         #expect(request.headers["Authorization"] == "Bearer TOKEN")
         #expect(request.headers["Last-Event-ID"] == "1")
         #expect(request.headers["Accept"] == "text/html")
@@ -123,8 +127,9 @@ struct ConditionalWireTests {
         let zippedLength = try #require(zipped.headers["content-length"].flatMap { Int($0) })
 
         let other = try TestClient(port: server.port)
-        other.send("GET /page HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: \"7-html-gzip\"\r\n\r\n"
-                   + "GET /page HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"7-html\"\r\n\r\n")
+        other.send(
+            "GET /page HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: \"7-html-gzip\"\r\n\r\n"
+                + "GET /page HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"7-html\"\r\n\r\n")
         let raw = other.read(until: "Content-Length: \(Self.page.utf8.count)\r\n\r\n")
         let replies = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().map { TestClient.parse("HTTP/1.1 " + $0) }
         #expect(replies.count == 2, "both 304s on one connection: \(raw)")
@@ -151,8 +156,9 @@ struct ConditionalWireTests {
         let first = try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["Accept-Encoding: gzip"])
         #expect(first.status == 200 && first.headers["etag"] == "\"7-rows-gzip\"")
         #expect(Self.made.load(ordering: .relaxed) == 1)
-        let again = try TestClient.request(port: server.port, "GET", "/validated?x=1",
-                                           headers: ["Accept-Encoding: gzip", "If-None-Match: \"7-rows-gzip\""])
+        let again = try TestClient.request(
+            port: server.port, "GET", "/validated?x=1",
+            headers: ["Accept-Encoding: gzip", "If-None-Match: \"7-rows-gzip\""])
         #expect(again.status == 304)
         #expect(again.headers["content-length"] == first.headers["content-length"], "the 200's length, remembered")
         #expect(again.headers["cache-control"] == "no-cache" && again.headers["vary"] == "Accept-Encoding")
@@ -163,8 +169,9 @@ struct ConditionalWireTests {
         #expect(Self.made.load(ordering: .relaxed) == 2)
         #expect(try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["If-None-Match: \"7-rows\""]).status == 304)
         #expect(Self.made.load(ordering: .relaxed) == 2)
-        #expect(try TestClient.request(port: server.port, "GET", "/validated?x=2", headers: ["If-None-Match: \"7-rows\""]).status == 304,
-                "another target is made before it is validated")
+        #expect(
+            try TestClient.request(port: server.port, "GET", "/validated?x=2", headers: ["If-None-Match: \"7-rows\""]).status == 304,
+            "another target is made before it is validated")
         #expect(Self.made.load(ordering: .relaxed) == 3)
         Self.version.store(8, ordering: .relaxed)
         let newer = try TestClient.request(port: server.port, "GET", "/validated?x=1", headers: ["If-None-Match: \"7-rows\""])
@@ -175,8 +182,9 @@ struct ConditionalWireTests {
     @Test func theIdentityTagDoesNotValidateTheGzipAnswer() throws {
         let server = try startServer()
         defer { server.shutdown() }
-        let reply = try TestClient.request(port: server.port, "GET", "/page",
-                                           headers: ["Accept-Encoding: gzip", "If-None-Match: \"7-html\""])
+        let reply = try TestClient.request(
+            port: server.port, "GET", "/page",
+            headers: ["Accept-Encoding: gzip", "If-None-Match: \"7-html\""])
         #expect(reply.status == 200)
         #expect(reply.headers["etag"] == "\"7-html-gzip\"")
     }
@@ -184,13 +192,15 @@ struct ConditionalWireTests {
     @Test func aRepeatedAuthorizationOrOriginIs400AndPaddingIsTrimmed() throws {
         let server = try startServer()
         defer { server.shutdown() }
-        let twice = try TestClient.request(port: server.port, "GET", "/who",
-                                           headers: ["Authorization: Bearer a", "Authorization: Bearer b"])
+        let twice = try TestClient.request(
+            port: server.port, "GET", "/who",
+            headers: ["Authorization: Bearer a", "Authorization: Bearer b"])
         #expect(twice.status == 400)
         #expect(twice.headers["content-type"] == "application/problem+json")
         #expect(twice.body.contains("Authorization"))
-        let origins = try TestClient.request(port: server.port, "GET", "/who",
-                                             headers: ["Origin: https://a.example", "Origin: https://b.example"])
+        let origins = try TestClient.request(
+            port: server.port, "GET", "/who",
+            headers: ["Origin: https://a.example", "Origin: https://b.example"])
         #expect(origins.status == 400)
         let padded = try TestClient.request(port: server.port, "GET", "/who", headers: ["Authorization: Bearer a \t "])
         #expect(padded.body == "Bearer a")

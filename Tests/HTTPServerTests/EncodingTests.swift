@@ -1,20 +1,25 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite("gzip and Accept-Encoding")
 struct EncodingTests {
-    @Test("Accept-Encoding values that accept gzip", arguments: [
-        "gzip", "GZIP", "x-gzip", "gzip;q=1", "gzip; q=0.5", "gzip;Q=0.001", "br, gzip", "*", "*;q=0.3",
-        "deflate, *", "identity, gzip;q=1.000", "gzip;q=0.5, *;q=0", " gzip ",
-    ])
+    @Test(
+        "Accept-Encoding values that accept gzip",
+        arguments: [
+            "gzip", "GZIP", "x-gzip", "gzip;q=1", "gzip; q=0.5", "gzip;Q=0.001", "br, gzip", "*", "*;q=0.3",
+            "deflate, *", "identity, gzip;q=1.000", "gzip;q=0.5, *;q=0", " gzip ",
+        ])
     func accepts(_ header: String) {
         #expect(AcceptEncoding.acceptsGzip(header))
     }
 
-    @Test("Accept-Encoding values that do not", arguments: [
-        "", "identity", "br", "deflate, br", "gzip;q=0", "gzip;q=0.0", "gzip;q=0.000", "*;q=0", "gzip;q=0, *",
-        "*, gzip;q=0", "gzip;q=2", "gzip;q=1.5", "gzip;q=0.0001", "gzip;q=abc", "gzip;q=", "gzipx", ",;,",
-    ])
+    @Test(
+        "Accept-Encoding values that do not",
+        arguments: [
+            "", "identity", "br", "deflate, br", "gzip;q=0", "gzip;q=0.0", "gzip;q=0.000", "*;q=0", "gzip;q=0, *",
+            "*, gzip;q=0", "gzip;q=2", "gzip;q=1.5", "gzip;q=0.0001", "gzip;q=abc", "gzip;q=", "gzipx", ",;,",
+        ])
     func refuses(_ header: String) {
         #expect(!AcceptEncoding.acceptsGzip(header))
     }
@@ -44,11 +49,13 @@ struct EncodingTests {
         #expect(Gzip.decompress(compressed, limit: 100) == nil)
     }
 
-    @Test("compressible media types", arguments: [
-        ("text/html; charset=utf-8", true), ("application/json", true), ("application/problem+json", true),
-        ("text/javascript; charset=utf-8", true), ("text/css", true), ("image/svg+xml", true),
-        ("text/event-stream", false), ("image/png", false), ("application/octet-stream", false),
-    ])
+    @Test(
+        "compressible media types",
+        arguments: [
+            ("text/html; charset=utf-8", true), ("application/json", true), ("application/problem+json", true),
+            ("text/javascript; charset=utf-8", true), ("text/css", true), ("image/svg+xml", true),
+            ("text/event-stream", false), ("image/png", false), ("application/octet-stream", false),
+        ])
     func compressible(_ type: String, _ expected: Bool) {
         #expect(Compressibility.isCompressible(contentType: type) == expected)
     }
@@ -58,12 +65,14 @@ struct EncodingTests {
         #expect(Compressibility.isEligible(status: .ok, headers: json, size: 256))
         #expect(!Compressibility.isEligible(status: .ok, headers: json, size: 255))
         #expect(!Compressibility.isEligible(status: .created, headers: json, size: 10_000))
-        #expect(!Compressibility.isEligible(status: .ok, headers: ["Content-Type": "application/json", "Content-Encoding": "br"], size: 10_000))
+        #expect(
+            !Compressibility.isEligible(status: .ok, headers: ["Content-Type": "application/json", "Content-Encoding": "br"], size: 10_000))
     }
 
     @Test func preparedVariantsAreKeptAndCompressedOnce() throws {
         let body = Array(String(repeating: "<tr><td>row</td></tr>\n", count: 200).utf8)
-        let prepared = try PreparedResponse(Response(status: .ok, headers: ["Content-Type": "text/html", "ETag": "\"7-html\""], body: body))
+        let prepared = try PreparedResponse(
+            Response(status: .ok, headers: ["Content-Type": "text/html", "ETag": "\"7-html\""], body: body))
         #expect(prepared.headers["Vary"] == "Accept-Encoding", "the identity form varies too")
         let none = CORSPolicy(origins: [])
         #expect(try prepared.variant(gzip: false, cors: none, origin: nil) === prepared)
@@ -87,8 +96,12 @@ struct CORSPolicyTests {
     let policy = CORSPolicy(origins: ["https://app.example", "http://localhost:3000"])
 
     @Test func preflightFromAnAllowedOrigin() throws {
-        let answer = try #require(policy.preflight(method: .options, headers: [
-            "Origin": "https://app.example", "Access-Control-Request-Method": "DELETE"]))
+        let answer = try #require(
+            policy.preflight(
+                method: .options,
+                headers: [
+                    "Origin": "https://app.example", "Access-Control-Request-Method": "DELETE",
+                ]))
         #expect(answer.status == .noContent)
         #expect(answer.headers["Access-Control-Allow-Origin"] == "https://app.example")
         #expect(answer.headers["Access-Control-Allow-Methods"]?.contains("PATCH") == true)
@@ -96,10 +109,13 @@ struct CORSPolicyTests {
     }
 
     @Test func noPreflightOtherwise() {
-        #expect(policy.preflight(method: .options, headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "GET"]) == nil)
+        #expect(
+            policy.preflight(method: .options, headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "GET"]) == nil)
         #expect(policy.preflight(method: .options, headers: ["Origin": "https://app.example"]) == nil)
         #expect(policy.preflight(method: .get, headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "GET"]) == nil)
-        #expect(CORSPolicy(origins: []).preflight(method: .options, headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "GET"]) == nil)
+        #expect(
+            CORSPolicy(origins: []).preflight(
+                method: .options, headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "GET"]) == nil)
     }
 
     @Test func answersNameOnlyAnAllowedOrigin() {

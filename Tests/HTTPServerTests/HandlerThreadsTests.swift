@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 /// The write handlers' threads (issue 25): a handler that blocks (a write waiting for its list)

@@ -2,6 +2,7 @@ import Foundation
 import ServerSupport
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Live server on a real port", .serialized)
@@ -43,8 +44,10 @@ struct LiveServerTests {
 
     /// A client (with a receive buffer of `receiveBuffer` bytes when given) that has asked
     /// `server` for `/stream`, and the stream the route handed out for it.
-    private func openStream(on server: HTTPServer, _ box: StreamBox,
-                            receiveBuffer: Int32? = nil, version: String = "HTTP/1.1") throws -> (TestClient, ResponseStream) {
+    private func openStream(
+        on server: HTTPServer, _ box: StreamBox,
+        receiveBuffer: Int32? = nil, version: String = "HTTP/1.1"
+    ) throws -> (TestClient, ResponseStream) {
         let client = try TestClient(port: server.port, receiveBuffer: receiveBuffer)
         client.send("GET /stream \(version)\r\nHost: x\r\n\r\n")
         return (client, try #require(box.next()))
@@ -86,8 +89,9 @@ struct LiveServerTests {
 
         let client = try TestClient(port: server.port)
         let chunk = String(repeating: "y", count: 600)
-        client.send("PUT /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        client.send(
+            "PUT /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
         #expect(TestClient.parse(client.readAll()).status == 413)
     }
 
@@ -163,7 +167,10 @@ struct LiveServerTests {
         #expect(body.utf8.count == expected)
         let lines = body.split(separator: "\n")
         #expect(lines.count == 40)
-        #expect(lines.enumerated().allSatisfy { index, line in line.hasPrefix("\(index):x") && line.utf8.count == "\(index):".utf8.count + 50_000 })
+        #expect(
+            lines.enumerated().allSatisfy { index, line in
+                line.hasPrefix("\(index):x") && line.utf8.count == "\(index):".utf8.count + 50_000
+            })
     }
 
     @Test func cancellingAStreamWhoseClientStoppedReadingClosesItAtOnce() throws {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 /// Handlers that take long run off the connection's thread (`HTTPServer+Offload`): writes always,

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite("problem+json")
@@ -21,8 +22,9 @@ struct ProblemTests {
     }
 
     @Test func customTypeTitleAndHeaders() {
-        let error = HTTPError(.unauthorized, "Send a bearer token.", title: "Token required",
-                              type: "https://example.com/problems/token", headers: ["WWW-Authenticate": "Bearer"])
+        let error = HTTPError(
+            .unauthorized, "Send a bearer token.", title: "Token required",
+            type: "https://example.com/problems/token", headers: ["WWW-Authenticate": "Bearer"])
         #expect(body(error).hasPrefix(#"{"type":"https://example.com/problems/token","title":"Token required","status":401"#))
         #expect(error.response.headers["www-authenticate"] == "Bearer")
     }

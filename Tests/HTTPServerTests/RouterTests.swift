@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Router")
@@ -77,7 +78,9 @@ struct RouterTests {
     @Test func httpErrorKeepsStatusAndDetail() throws {
         let response = try get("/teapot")
         #expect(response.status == .unprocessableContent)
-        #expect(text(response) == #"{"type":"about:blank","title":"Unprocessable Content","status":422,"detail":"Row \"x\" names no column."}"# + "\n")
+        #expect(
+            text(response) == #"{"type":"about:blank","title":"Unprocessable Content","status":422,"detail":"Row \"x\" names no column."}"#
+                + "\n")
     }
 
     @Test func otherErrorsBecome500WithoutLeakingAndAreReported() throws {

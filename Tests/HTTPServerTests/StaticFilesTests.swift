@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Static files")
@@ -17,8 +18,9 @@ struct StaticFilesTests {
             try Data("body{}".utf8).write(to: root.appendingPathComponent("css/site.css"))
             try Data("hidden".utf8).write(to: root.appendingPathComponent(".env"))
             try Data("secret".utf8).write(to: base.appendingPathComponent("secret.txt"))
-            try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("escape.txt").path,
-                                                       withDestinationPath: base.appendingPathComponent("secret.txt").path)
+            try FileManager.default.createSymbolicLink(
+                atPath: root.appendingPathComponent("escape.txt").path,
+                withDestinationPath: base.appendingPathComponent("secret.txt").path)
             files = try StaticFiles(directory: root.path)
         }
 

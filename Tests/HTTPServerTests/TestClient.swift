@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,10 @@ final class TestClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(fd); throw TestClientError.connect }
+        guard connected == 0 else {
+            close(fd)
+            throw TestClientError.connect
+        }
     }
 
     deinit { close(fd) }

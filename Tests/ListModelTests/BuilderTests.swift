@@ -1,5 +1,5 @@
-import Testing
 import ListModel
+import Testing
 
 /// A typed row model, as a Swift user would write one.
 struct Country: ListRowConvertible {
@@ -32,7 +32,8 @@ struct Country: ListRowConvertible {
             Column.image("flag", "Flag")
             Section("eu", header: "Europe", footer: "3 countries") {
                 Row("it") {
-                    Cell("name", "Italy"); Cell("pop", 58.9)
+                    Cell("name", "Italy")
+                    Cell("pop", 58.9)
                     Cell("flag", image: "/img/it.png", alt: "Italian flag")
                 }
                 for country in countries { country }
@@ -40,16 +41,30 @@ struct Country: ListRowConvertible {
         }
         let expected = ListDocument(
             title: "Countries",
-            columns: [Column(key: "name", title: "Name"), Column(key: "pop", title: "Population", kind: .number),
-                      Column(key: "wiki", title: "More", kind: .link), Column(key: "flag", title: "Flag", kind: .image)],
-            sections: [Section(key: "eu", header: "Europe", footer: "3 countries", rows: [
-                Row(key: "it", cells: ["name": .text("Italy"), "pop": .number(58.9),
-                                       "flag": .image(src: "/img/it.png", alt: "Italian flag")]),
-                Row(key: "fr", cells: ["name": .text("France"), "pop": .number(68.2)], href: "/countries/fr"),
-                Row(key: "de", cells: ["name": .text("Germany"),
-                                       "wiki": .link(text: "Wikipedia", href: "https://en.wikipedia.org/wiki/Germany")],
-                    href: "/countries/de", style: .highlight),
-            ])]
+            columns: [
+                Column(key: "name", title: "Name"), Column(key: "pop", title: "Population", kind: .number),
+                Column(key: "wiki", title: "More", kind: .link), Column(key: "flag", title: "Flag", kind: .image),
+            ],
+            sections: [
+                Section(
+                    key: "eu", header: "Europe", footer: "3 countries",
+                    rows: [
+                        Row(
+                            key: "it",
+                            cells: [
+                                "name": .text("Italy"), "pop": .number(58.9),
+                                "flag": .image(src: "/img/it.png", alt: "Italian flag"),
+                            ]),
+                        Row(key: "fr", cells: ["name": .text("France"), "pop": .number(68.2)], href: "/countries/fr"),
+                        Row(
+                            key: "de",
+                            cells: [
+                                "name": .text("Germany"),
+                                "wiki": .link(text: "Wikipedia", href: "https://en.wikipedia.org/wiki/Germany"),
+                            ],
+                            href: "/countries/de", style: .highlight),
+                    ])
+            ]
         )
         #expect(doc == expected)
         #expect(try doc.validated() == doc)
@@ -144,7 +159,10 @@ struct Country: ListRowConvertible {
 
     @Test func buildingDoesNotValidateButValidatedDoes() {
         let doc = ListDocument("T") {
-            Section("s") { Row("dup"); Row("dup") }
+            Section("s") {
+                Row("dup")
+                Row("dup")
+            }
         }
         #expect(doc.rowCount == 2)
         let error = #expect(throws: ListDocumentError.self) { try doc.validated() }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 @Suite struct ChunkedArrayTests {
     /// Random edits of every kind (set, insert, remove, replace a range, append one, append a

@@ -1,13 +1,17 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 @Suite struct CursorTests {
     /// base64url of `body` followed by its checksum: a cursor text with any content.
     func sealed(_ body: [UInt8]) -> String {
         let sum = fnv1a32(body)
-        return base64URLEncoded(body + [UInt8(sum >> 24), UInt8((sum >> 16) & 0xFF), UInt8((sum >> 8) & 0xFF),
-                                        UInt8(sum & 0xFF)])
+        return base64URLEncoded(
+            body + [
+                UInt8(sum >> 24), UInt8((sum >> 16) & 0xFF), UInt8((sum >> 8) & 0xFF),
+                UInt8(sum & 0xFF),
+            ])
     }
 
     func body(version: UInt8 = 1, order: String = "a0V", row: String = "it", section: String = "eu") -> [UInt8] {

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// Random documents and random edit scripts: the patch must turn the old document into the
 /// new one, with the fewest moves, and never be larger than the new document.
@@ -69,8 +70,9 @@ import ListModelTesting
             var diff = KeyedListDiff(old: old, new: new)
             let writer = diff.run()
             #expect(diff.exactSize(of: writer) == JSONPatch(operations: writer.operations).serialized().count, "seed \(seed)")
-            #expect(diff.documentLowerBoundWithoutNewRows() + diff.exactSize(of: writer) - writer.size
-                <= CanonicalSize.document(new), "seed \(seed)")
+            #expect(
+                diff.documentLowerBoundWithoutNewRows() + diff.exactSize(of: writer) - writer.size
+                    <= CanonicalSize.document(new), "seed \(seed)")
         }
     }
 

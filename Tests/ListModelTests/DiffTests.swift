@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListModel
 
 /// Hand-written keyed diffs with the exact operations expected.
@@ -28,48 +29,54 @@ import Testing
     @Test func oneCellChangeIsOneReplace() {
         var new = Self.base
         new.sections[1].rows[1].cells["pop"] = .number(68.3)
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .replace(path: "/sections/1/rows/1/cells/pop", value: 68.3),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .replace(path: "/sections/1/rows/1/cells/pop", value: 68.3)
+            ])
     }
 
     @Test func cellAddedAndRemoved() {
         var new = Self.base
         new.sections[0].rows[0].cells["pop"] = nil
         new.sections[0].rows[1].href = "/x"
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .remove(path: "/sections/0/rows/0/cells/pop"),
-            .add(path: "/sections/0/rows/1/href", value: "/x"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .remove(path: "/sections/0/rows/0/cells/pop"),
+                .add(path: "/sections/0/rows/1/href", value: "/x"),
+            ])
     }
 
     @Test func rowWithEveryCellChangedIsReplacedWhole() {
         var new = Self.base
         new.sections[0].rows[2] = Row(key: "3", cells: ["name": .text("Other"), "pop": .number(9)], style: .muted)
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .replace(path: "/sections/0/rows/2", value: new.sections[0].rows[2].json(columns: Self.columns)),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .replace(path: "/sections/0/rows/2", value: new.sections[0].rows[2].json(columns: Self.columns))
+            ])
     }
 
     @Test func rowMovedWithinSectionIsOneMove() {
         let new = Self.list([Self.section("a", ["2", "3", "1", "4"]), Self.section("b", ["5", "6"]), Self.section("c", ["7"])])
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .move(from: "/sections/0/rows/0", path: "/sections/0/rows/2"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .move(from: "/sections/0/rows/0", path: "/sections/0/rows/2")
+            ])
     }
 
     @Test func rowMovedToTheEndIsOneMove() {
         let new = Self.list([Self.section("a", ["2", "3", "4", "1"]), Self.section("b", ["5", "6"]), Self.section("c", ["7"])])
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .move(from: "/sections/0/rows/0", path: "/sections/0/rows/3"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .move(from: "/sections/0/rows/0", path: "/sections/0/rows/3")
+            ])
     }
 
     @Test func rowMovedAcrossSectionsIsOneMove() {
         let new = Self.list([Self.section("a", ["1", "2", "4"]), Self.section("b", ["5", "3", "6"]), Self.section("c", ["7"])])
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .move(from: "/sections/0/rows/2", path: "/sections/1/rows/1"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .move(from: "/sections/0/rows/2", path: "/sections/1/rows/1")
+            ])
     }
 
     @Test func sectionReorderMovesOnlyWhatMust() {
@@ -84,22 +91,26 @@ import Testing
     }
 
     @Test func insertsAtStartMiddleAndEnd() {
-        let new = Self.list([Self.section("a", ["n1", "1", "2", "n2", "3", "4", "n3"]), Self.section("b", ["5", "6"]), Self.section("c", ["7"])])
-        let row = { (key: String) in Self.row(key).json(columns: Self.columns) }
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .add(path: "/sections/0/rows/0", value: row("n1")),
-            .add(path: "/sections/0/rows/3", value: row("n2")),
-            .add(path: "/sections/0/rows/6", value: row("n3")),
+        let new = Self.list([
+            Self.section("a", ["n1", "1", "2", "n2", "3", "4", "n3"]), Self.section("b", ["5", "6"]), Self.section("c", ["7"]),
         ])
+        let row = { (key: String) in Self.row(key).json(columns: Self.columns) }
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .add(path: "/sections/0/rows/0", value: row("n1")),
+                .add(path: "/sections/0/rows/3", value: row("n2")),
+                .add(path: "/sections/0/rows/6", value: row("n3")),
+            ])
     }
 
     @Test func deletesGoBottomUp() {
         let new = Self.list([Self.section("a", ["2", "4"]), Self.section("c", ["7"])])
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .remove(path: "/sections/1"),
-            .remove(path: "/sections/0/rows/2"),
-            .remove(path: "/sections/0/rows/0"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .remove(path: "/sections/1"),
+                .remove(path: "/sections/0/rows/2"),
+                .remove(path: "/sections/0/rows/0"),
+            ])
     }
 
     @Test func newSectionCarriesItsNewRowsAndKeptRowsMoveIn() {
@@ -108,20 +119,22 @@ import Testing
             Self.section("c", ["7", "4"]),
         ])
         let added = Section(key: "n", rows: [Self.row("x"), Self.row("y")]).json(columns: Self.columns)
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .add(path: "/sections/1", value: added),
-            .move(from: "/sections/0/rows/2", path: "/sections/1/rows/1"),
-            .move(from: "/sections/0/rows/2", path: "/sections/3/rows/1"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .add(path: "/sections/1", value: added),
+                .move(from: "/sections/0/rows/2", path: "/sections/1/rows/1"),
+                .move(from: "/sections/0/rows/2", path: "/sections/3/rows/1"),
+            ])
     }
 
     @Test func goneSectionLingersUntilItsKeptRowsLeave() {
         // Section b is gone, but its row 6 moves to c; row 5 goes with b.
         let new = Self.list([Self.section("a", ["1", "2", "3", "4"]), Self.section("c", ["6", "7"])])
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .move(from: "/sections/1/rows/1", path: "/sections/2/rows/0"),
-            .remove(path: "/sections/1"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .move(from: "/sections/1/rows/1", path: "/sections/2/rows/0"),
+                .remove(path: "/sections/1"),
+            ])
     }
 
     @Test func sectionAndListMembersChange() {
@@ -130,25 +143,28 @@ import Testing
         new.emptyText = "Nothing"
         new.sections[2].header = "Header"
         new.sections[0].collapsible = true
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .replace(path: "/sections/0/collapsible", value: true),
-            .replace(path: "/sections/2/header", value: "Header"),
-            .replace(path: "/title", value: "Towns"),
-            .add(path: "/emptyText", value: "Nothing"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .replace(path: "/sections/0/collapsible", value: true),
+                .replace(path: "/sections/2/header", value: "Header"),
+                .replace(path: "/title", value: "Towns"),
+                .add(path: "/emptyText", value: "Nothing"),
+            ])
     }
 
     @Test func columnsChangedWholesaleAreOneReplace() {
         var new = Self.base
         new.columns = [Column(key: "name", title: "City"), Column(key: "pop", kind: .number), Column(key: "x")]
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .replace(path: "/columns", value: .array(new.columns.map(\.json))),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .replace(path: "/columns", value: .array(new.columns.map(\.json)))
+            ])
         var retitled = Self.base
         retitled.columns[1].title = "Population"
-        #expect(JSONPatch(from: Self.base, to: retitled).operations == [
-            .replace(path: "/columns/1/title", value: "Population"),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: retitled).operations == [
+                .replace(path: "/columns/1/title", value: "Population")
+            ])
     }
 
     @Test func cellKeysAreEscapedInPaths() {
@@ -164,16 +180,18 @@ import Testing
     @Test func sectionWithAllRowsReplacedIsOneReplace() {
         var new = Self.base
         new.sections[0] = Self.section("a", ["x1", "x2", "x3"])
-        #expect(JSONPatch(from: Self.base, to: new).operations == [
-            .replace(path: "/sections/0", value: new.sections[0].json(columns: Self.columns)),
-        ])
+        #expect(
+            JSONPatch(from: Self.base, to: new).operations == [
+                .replace(path: "/sections/0", value: new.sections[0].json(columns: Self.columns))
+            ])
         // One new row in an empty section stays an add.
         let emptied = Self.list([Self.section("a", []), Self.section("b", ["5", "6"]), Self.section("c", ["7"])])
         var refilled = emptied
         refilled.sections[0].rows = [Self.row("y")]
-        #expect(JSONPatch(from: emptied, to: refilled).operations == [
-            .add(path: "/sections/0/rows/0", value: Self.row("y").json(columns: Self.columns)),
-        ])
+        #expect(
+            JSONPatch(from: emptied, to: refilled).operations == [
+                .add(path: "/sections/0/rows/0", value: Self.row("y").json(columns: Self.columns))
+            ])
     }
 
     @Test func everythingReplacedIsOneRootReplace() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListModel
 
 @Suite struct DocumentJSONTests {
@@ -11,15 +12,19 @@ import Testing
             Column(key: "wiki", title: "More", kind: .link),
         ],
         sections: [
-            Section(key: "eu", header: "Europe", footer: "2 countries", rows: [
-                Row(key: "it", cells: [
-                    "wiki": .link(text: "Wikipedia", href: "https://en.wikipedia.org/wiki/Italy"),
-                    "flag": .image(src: "/img/it.png", alt: "Italian flag"),
-                    "pop": .number(58.9),
-                    "name": .text("Italy"),
+            Section(
+                key: "eu", header: "Europe", footer: "2 countries",
+                rows: [
+                    Row(
+                        key: "it",
+                        cells: [
+                            "wiki": .link(text: "Wikipedia", href: "https://en.wikipedia.org/wiki/Italy"),
+                            "flag": .image(src: "/img/it.png", alt: "Italian flag"),
+                            "pop": .number(58.9),
+                            "name": .text("Italy"),
+                        ]),
+                    Row(key: "fr", cells: ["pop": .number(68.2), "name": .text("France")], href: "/countries/fr"),
                 ]),
-                Row(key: "fr", cells: ["pop": .number(68.2), "name": .text("France")], href: "/countries/fr"),
-            ]),
             Section(key: "empty", collapsible: true, collapsed: true),
         ]
     )
@@ -37,18 +42,28 @@ import Testing
                 ["key": "wiki", "title": "More", "kind": "link"],
             ],
             "sections": [
-                ["key": "eu", "header": "Europe", "footer": "2 countries", "collapsible": false,
-                 "collapsed": false, "rows": [
-                    ["key": "it", "cells": [
-                        "name": "Italy", "pop": 58.9,
-                        "flag": ["src": "/img/it.png", "alt": "Italian flag"],
-                        "wiki": ["text": "Wikipedia", "href": "https://en.wikipedia.org/wiki/Italy"],
-                    ], "style": "default"],
-                    ["key": "fr", "cells": ["name": "France", "pop": 68.2], "href": "/countries/fr",
-                     "style": "default"],
-                 ]],
-                ["key": "empty", "header": nil, "footer": nil, "collapsible": true, "collapsed": true,
-                 "rows": []],
+                [
+                    "key": "eu", "header": "Europe", "footer": "2 countries", "collapsible": false,
+                    "collapsed": false,
+                    "rows": [
+                        [
+                            "key": "it",
+                            "cells": [
+                                "name": "Italy", "pop": 58.9,
+                                "flag": ["src": "/img/it.png", "alt": "Italian flag"],
+                                "wiki": ["text": "Wikipedia", "href": "https://en.wikipedia.org/wiki/Italy"],
+                            ], "style": "default",
+                        ],
+                        [
+                            "key": "fr", "cells": ["name": "France", "pop": 68.2], "href": "/countries/fr",
+                            "style": "default",
+                        ],
+                    ],
+                ],
+                [
+                    "key": "empty", "header": nil, "footer": nil, "collapsible": true, "collapsed": true,
+                    "rows": [],
+                ],
             ],
         ]
         #expect(json == expected)
@@ -73,8 +88,11 @@ import Testing
         doc.rowHeight = 32
         doc.estimatedRowHeight = 40
         let object = try #require(doc.json.objectValue)
-        #expect(object.keys == ["title", "columns", "sections", "emptyText", "state", "rowHeight",
-                                "estimatedRowHeight"])
+        #expect(
+            object.keys == [
+                "title", "columns", "sections", "emptyText", "state", "rowHeight",
+                "estimatedRowHeight",
+            ])
         #expect(object["columns"] == [["key": "text", "title": "", "kind": "text"]])
         #expect(object["state"] == ["kind": "error", "message": "down"])
         #expect(object["state"]?.objectValue?.keys == ["kind", "message"])

@@ -1,5 +1,5 @@
-import Testing
 import ListModel
+import Testing
 
 /// `ListDocument(json:)` on parsed text, and the canonical text it serializes to.
 @Suite struct DocumentParsingTests {
@@ -10,26 +10,27 @@ import ListModel
 
     @Test func theAPIExampleInCanonicalForm() throws {
         let text = """
-        {
-          "title": "Countries",
-          "columns": [
-            {"key": "name", "title": "Name"},
-            {"key": "pop",  "title": "Population", "kind": "number"},
-            {"key": "flag", "title": "Flag",       "kind": "image"},
-            {"key": "wiki", "title": "More",       "kind": "link"}
-          ],
-          "sections": [
-            {"key": "eu", "header": "Europe", "footer": "2 countries",
-             "rows": [
-               {"key": "it", "cells": {"name": "Italy", "pop": 58.9,
-                                       "flag": {"src": "/img/it.png", "alt": "Italian flag"},
-                                       "wiki": {"text": "Wikipedia", "href": "https://en.wikipedia.org/wiki/Italy"}}},
-               {"key": "fr", "cells": {"pop": 68.2, "name": "France"}, "href": "/countries/fr"}
-             ]}
-          ]
-        }
-        """
-        let expected = #"{"title":"Countries","columns":[{"key":"name","title":"Name","kind":"text"},"#
+            {
+              "title": "Countries",
+              "columns": [
+                {"key": "name", "title": "Name"},
+                {"key": "pop",  "title": "Population", "kind": "number"},
+                {"key": "flag", "title": "Flag",       "kind": "image"},
+                {"key": "wiki", "title": "More",       "kind": "link"}
+              ],
+              "sections": [
+                {"key": "eu", "header": "Europe", "footer": "2 countries",
+                 "rows": [
+                   {"key": "it", "cells": {"name": "Italy", "pop": 58.9,
+                                           "flag": {"src": "/img/it.png", "alt": "Italian flag"},
+                                           "wiki": {"text": "Wikipedia", "href": "https://en.wikipedia.org/wiki/Italy"}}},
+                   {"key": "fr", "cells": {"pop": 68.2, "name": "France"}, "href": "/countries/fr"}
+                 ]}
+              ]
+            }
+            """
+        let expected =
+            #"{"title":"Countries","columns":[{"key":"name","title":"Name","kind":"text"},"#
             + #"{"key":"pop","title":"Population","kind":"number"},{"key":"flag","title":"Flag","kind":"image"},"#
             + #"{"key":"wiki","title":"More","kind":"link"}],"sections":[{"key":"eu","header":"Europe","#
             + #""footer":"2 countries","collapsible":false,"collapsed":false,"rows":[{"key":"it","cells":"#
@@ -42,7 +43,8 @@ import ListModel
     }
 
     @Test func minimalDocument() throws {
-        #expect(try canonicalText(#"{"title":""}"#)
+        #expect(
+            try canonicalText(#"{"title":""}"#)
                 == #"{"title":"","columns":[{"key":"text","title":"","kind":"text"}],"sections":[]}"#)
     }
 

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 func randomDocument(sections: Int, rowsPerSection: Int, using rng: inout SplitMix64) -> ListDocument {
     let columns = [
@@ -10,9 +11,10 @@ func randomDocument(sections: Int, rowsPerSection: Int, using rng: inout SplitMi
     var nextRow = 0
     var doc = ListDocument(title: "Random", columns: columns)
     for s in 0..<Int.random(in: 0...sections, using: &rng) {
-        var section = Section(key: "s\(s)", header: Bool.random(using: &rng) ? "Header \(s)" : nil,
-                              footer: Bool.random(using: &rng) ? nil : "Footer \(s)",
-                              collapsible: Bool.random(using: &rng))
+        var section = Section(
+            key: "s\(s)", header: Bool.random(using: &rng) ? "Header \(s)" : nil,
+            footer: Bool.random(using: &rng) ? nil : "Footer \(s)",
+            collapsible: Bool.random(using: &rng))
         section.collapsed = section.collapsible && Bool.random(using: &rng)
         for _ in 0..<Int.random(in: 0...rowsPerSection, using: &rng) {
             section.rows.append(randomRow(key: "r\(nextRow)", using: &rng))
@@ -32,8 +34,9 @@ func randomRow(key: String, using rng: inout SplitMix64) -> Row {
     if Bool.random(using: &rng) { row.cells["pop"] = .number(Double(Int.random(in: -1000...1000, using: &rng)) / 8) }
     if Bool.random(using: &rng) { row.cells["wiki"] = .link(text: "W", href: "https://example.com/\(key)") }
     if Bool.random(using: &rng) {
-        row.cells["flag"] = .image(src: "/img/\(key).png", alt: Bool.random(using: &rng) ? "" : "flag",
-                                   width: Bool.random(using: &rng) ? 16 : nil, height: nil)
+        row.cells["flag"] = .image(
+            src: "/img/\(key).png", alt: Bool.random(using: &rng) ? "" : "flag",
+            width: Bool.random(using: &rng) ? 16 : nil, height: nil)
     }
     if Bool.random(using: &rng) { row.href = "/rows/\(key)" }
     row.style = RowStyle.allCases.randomElement(using: &rng)!
@@ -54,25 +57,36 @@ func randomRow(key: String, using rng: inout SplitMix64) -> Row {
     @Test func nonCanonicalInputGivesTheCanonicalForm() throws {
         let input: JSONValue = [
             "sections": [
-                ["rows": [
-                    ["cells": ["pop": 3, "name": "A", "flag": ["alt": nil, "src": "/a.png"], "wiki": nil], "key": "a"],
-                    ["key": "b", "href": nil],
-                 ], "key": "s", "header": nil],
+                [
+                    "rows": [
+                        ["cells": ["pop": 3, "name": "A", "flag": ["alt": nil, "src": "/a.png"], "wiki": nil], "key": "a"],
+                        ["key": "b", "href": nil],
+                    ], "key": "s", "header": nil,
+                ]
             ],
             "emptyText": nil,
-            "columns": [["kind": "number", "key": "pop"], ["key": "name"], ["key": "flag", "kind": "image"],
-                        ["key": "wiki", "kind": "link"]],
+            "columns": [
+                ["kind": "number", "key": "pop"], ["key": "name"], ["key": "flag", "kind": "image"],
+                ["key": "wiki", "kind": "link"],
+            ],
             "title": "T",
         ]
         let doc = try ListDocument(json: input)
         let expected: JSONValue = [
             "title": "T",
-            "columns": [["key": "pop", "title": "", "kind": "number"], ["key": "name", "title": "", "kind": "text"],
-                        ["key": "flag", "title": "", "kind": "image"], ["key": "wiki", "title": "", "kind": "link"]],
-            "sections": [["key": "s", "header": nil, "footer": nil, "collapsible": false, "collapsed": false, "rows": [
-                ["key": "a", "cells": ["pop": 3, "name": "A", "flag": ["src": "/a.png", "alt": ""]], "style": "default"],
-                ["key": "b", "cells": [:], "style": "default"],
-            ]]],
+            "columns": [
+                ["key": "pop", "title": "", "kind": "number"], ["key": "name", "title": "", "kind": "text"],
+                ["key": "flag", "title": "", "kind": "image"], ["key": "wiki", "title": "", "kind": "link"],
+            ],
+            "sections": [
+                [
+                    "key": "s", "header": nil, "footer": nil, "collapsible": false, "collapsed": false,
+                    "rows": [
+                        ["key": "a", "cells": ["pop": 3, "name": "A", "flag": ["src": "/a.png", "alt": ""]], "style": "default"],
+                        ["key": "b", "cells": [:], "style": "default"],
+                    ],
+                ]
+            ],
         ]
         #expect(doc.json == expected)
         let object = try #require(doc.json.objectValue)

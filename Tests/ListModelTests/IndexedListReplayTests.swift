@@ -1,15 +1,19 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// `IndexedList.replaying`: another instance's committed change gives the same list, order keys
 /// included, as on the instance that made it.
 @Suite struct IndexedListReplayTests {
     static func list(_ rows: [String]) throws -> IndexedList {
-        let doc = try ListDocument(json: JSONValue(parsing: Array("""
-            {"title": "t", "sections": [{"key": "s", "rows": [\(rows.map { "{\"key\": \"\($0)\"}" }.joined(separator: ","))]},
-                                        {"key": "u", "rows": []}]}
-            """.utf8)))
+        let doc = try ListDocument(
+            json: JSONValue(
+                parsing: Array(
+                    """
+                    {"title": "t", "sections": [{"key": "s", "rows": [\(rows.map { "{\"key\": \"\($0)\"}" }.joined(separator: ","))]},
+                                                {"key": "u", "rows": []}]}
+                    """.utf8)))
         return IndexedList(document: doc)
     }
 
@@ -29,9 +33,13 @@ import ListModelTesting
             case 1 where target > 0:
                 document.sections[section].rows.remove(at: Int(generator.next() % UInt64(target)))
             default:
-                let row = try ListDocument(json: JSONValue(parsing: Array("""
-                    {"title": "t", "sections": [{"key": "x", "rows": [{"key": "n\(step)"}]}]}
-                    """.utf8))).sections[0].rows[0]
+                let row = try ListDocument(
+                    json: JSONValue(
+                        parsing: Array(
+                            """
+                            {"title": "t", "sections": [{"key": "x", "rows": [{"key": "n\(step)"}]}]}
+                            """.utf8))
+                ).sections[0].rows[0]
                 document.sections[section].rows.insert(row, at: Int(generator.next() % UInt64(target + 1)))
             }
             let next = writer.updated(to: document)

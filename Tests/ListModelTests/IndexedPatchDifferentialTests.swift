@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// `IndexedList.applying(_:)` against the whole-document path it replaces
 /// (`ListDocument(json: patch.apply(to: document.json))`): thousands of random patches of every
@@ -8,8 +9,10 @@ import ListModelTesting
 /// new document, well-formed order keys, and store writes that bring stored rows up to date.
 @Suite struct IndexedPatchDifferentialTests {
     /// What the whole-document path gives: the document or the error.
-    private func expected(_ patch: JSONPatch, on document: ListDocument,
-                          limits: ListDocument.Limits) -> Result<ListDocument, AnyError> {
+    private func expected(
+        _ patch: JSONPatch, on document: ListDocument,
+        limits: ListDocument.Limits
+    ) -> Result<ListDocument, AnyError> {
         do {
             return .success(try ListDocument(json: try patch.apply(to: document.json), limits: limits))
         } catch {
@@ -23,8 +26,9 @@ import ListModelTesting
         var outcomes = (applied: 0, patchErrors: 0, documentErrors: 0)
         for seed in 0..<600 {
             var edits = RandomListEdits(seed: UInt64(batch * 10_000 + seed))
-            let document = edits.document(sections: seed % 10 == 0 ? Int.random(in: 0...1, using: &edits.random) : Int.random(in: 1...4, using: &edits.random),
-                                          rowsPerSection: seed % 7 == 0 ? 0...2 : 1...6)
+            let document = edits.document(
+                sections: seed % 10 == 0 ? Int.random(in: 0...1, using: &edits.random) : Int.random(in: 1...4, using: &edits.random),
+                rowsPerSection: seed % 7 == 0 ? 0...2 : 1...6)
             var list = IndexedList(document: document)
             // Some history first, so that order keys are not all evenly spaced.
             if seed % 3 == 0, let section = document.sections.first {
@@ -58,8 +62,10 @@ import ListModelTesting
     }
 
     /// The checks of a successful edit beyond the document itself.
-    private func check(_ edit: IndexedRowEdit, from list: IndexedList, equals document: ListDocument,
-                       patch: JSONPatch) throws {
+    private func check(
+        _ edit: IndexedRowEdit, from list: IndexedList, equals document: ListDocument,
+        patch: JSONPatch
+    ) throws {
         let new = edit.list
         #expect(new.document == document, "\(patch.jsonText)")
         #expect(new.document.json.serialized() == document.json.serialized(), "\(patch.jsonText)")
@@ -99,8 +105,9 @@ import ListModelTesting
         var rows: [String: StoredRowImage] = [:]
         for position in 0..<list.rowCount {
             let row = list.row(atPosition: position)
-            rows[row.key] = StoredRowImage(section: list.sectionKey(atPosition: position), orderKey: list.orderKeys[position],
-                                           body: row.json(columns: list.document.columns).serialized())
+            rows[row.key] = StoredRowImage(
+                section: list.sectionKey(atPosition: position), orderKey: list.orderKeys[position],
+                body: row.json(columns: list.document.columns).serialized())
         }
         return rows
     }
@@ -121,8 +128,11 @@ import ListModelTesting
         var edits = RandomListEdits(seed: 8)
         let list = IndexedList(document: edits.document(sections: 2, rowsPerSection: 4...4))
         let moved = list.document.sections[0].rows[1].key
-        let patch = JSONPatch(operations: [.move(from: JSONPointer(tokens: ["sections", "0", "rows", "1"]),
-                                                 path: JSONPointer(tokens: ["sections", "1", "rows", "2"]))])
+        let patch = JSONPatch(operations: [
+            .move(
+                from: JSONPointer(tokens: ["sections", "0", "rows", "1"]),
+                path: JSONPointer(tokens: ["sections", "1", "rows", "2"]))
+        ])
         let edit = try list.applying(patch)
         #expect(edit.writtenRowKeys == [moved])
         #expect(edit.removedRowKeys.isEmpty)
@@ -132,13 +142,18 @@ import ListModelTesting
     }
 
     @Test func aColumnKindChangeIsCheckedAgainstEveryRow() throws {
-        let document = ListDocument(title: "T", columns: [Column(key: "a"), Column(key: "b")], sections: [
-            Section(key: "s", rows: [Row(key: "1", cells: ["a": .text("x")]), Row(key: "2", cells: ["b": .text("y")])]),
-        ])
+        let document = ListDocument(
+            title: "T", columns: [Column(key: "a"), Column(key: "b")],
+            sections: [
+                Section(key: "s", rows: [Row(key: "1", cells: ["a": .text("x")]), Row(key: "2", cells: ["b": .text("y")])])
+            ])
         let list = IndexedList(document: document)
         let patch = JSONPatch(operations: [.replace(path: JSONPointer(tokens: ["columns", "1", "kind"]), value: "number")])
-        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["sections", "0", "rows", "1", "cells", "b"]),
-                                          message: "must be a number for column \"b\" (kind number), got string")) {
+        #expect(
+            throws: ListDocumentError(
+                pointer: JSONPointer(tokens: ["sections", "0", "rows", "1", "cells", "b"]),
+                message: "must be a number for column \"b\" (kind number), got string")
+        ) {
             try list.applying(patch)
         }
     }
@@ -146,8 +161,11 @@ import ListModelTesting
     @Test func tooLongOrderKeysReKeyTheList() throws {
         var edits = RandomListEdits(seed: 9)
         let list = IndexedList(document: edits.document(sections: 1, rowsPerSection: 3...3))
-        let patch = JSONPatch(operations: [.add(path: JSONPointer(tokens: ["sections", "0", "rows", "1"]),
-                                                value: edits.row().json(columns: nil))])
+        let patch = JSONPatch(operations: [
+            .add(
+                path: JSONPointer(tokens: ["sections", "0", "rows", "1"]),
+                value: edits.row().json(columns: nil))
+        ])
         let edit = try list.applying(patch, limits: ListDocument.Limits(), maxKeyLength: 1)
         #expect(Array(edit.list.orderKeys) == OrderKey.spaced(count: 4))
         #expect(edit.writtenRowKeys.count == 4)

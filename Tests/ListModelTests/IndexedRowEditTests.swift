@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// One random keyed row edit of `list`, made both ways: on the document (the reference) and
 /// on the indexed list (the incremental path). Nil results mean the edit threw.
@@ -29,16 +30,25 @@ private func randomEdit(_ list: IndexedList, _ edits: inout RandomListEdits) -> 
             row = list.row(atPosition: list.position(ofRow: key)!)
             row.cells["name"] = .text(edits.text())
         }
-        let result = Result { () throws(ListEditError) in try reference.replaceRow(row); return reference }
-        return EditCase(description: "replace \(key)", reference: result,
-                        incremental: Result { () throws(ListEditError) in try list.replacingRow(row) })
+        let result = Result { () throws(ListEditError) in
+            try reference.replaceRow(row)
+            return reference
+        }
+        return EditCase(
+            description: "replace \(key)", reference: result,
+            incremental: Result { () throws(ListEditError) in try list.replacingRow(row) })
     case 1:
         let key = anyRowKey()
-        let result = Result { () throws(ListEditError) in try reference.removeRow(key: key); return reference }
-        return EditCase(description: "remove \(key)", reference: result,
-                        incremental: Result { () throws(ListEditError) in try list.removingRow(key: key) })
+        let result = Result { () throws(ListEditError) in
+            try reference.removeRow(key: key)
+            return reference
+        }
+        return EditCase(
+            description: "remove \(key)", reference: result,
+            incremental: Result { () throws(ListEditError) in try list.removingRow(key: key) })
     default:
-        let sectionKey = document.sections.isEmpty || Int.random(in: 0..<12, using: &edits.random) == 0
+        let sectionKey =
+            document.sections.isEmpty || Int.random(in: 0..<12, using: &edits.random) == 0
             ? "nowhere" : document.sections[Int.random(in: 0..<document.sections.count, using: &edits.random)].key
         var rows = (0..<Int.random(in: 1...3, using: &edits.random)).map { _ in edits.row() }
         if Int.random(in: 0..<10, using: &edits.random) == 0 { rows.append(Row(key: anyRowKey())) }  // a duplicate
@@ -52,8 +62,9 @@ private func randomEdit(_ list: IndexedList, _ edits: inout RandomListEdits) -> 
             try reference.insertRows(rows, inSection: sectionKey, at: position)
             return reference
         }
-        return EditCase(description: "insert \(rows.map(\.key)) into \(sectionKey) at \(position)", reference: result,
-                        incremental: Result { () throws(ListEditError) in try list.insertingRows(rows, inSection: sectionKey, at: position) })
+        return EditCase(
+            description: "insert \(rows.map(\.key)) into \(sectionKey) at \(position)", reference: result,
+            incremental: Result { () throws(ListEditError) in try list.insertingRows(rows, inSection: sectionKey, at: position) })
     }
 }
 
@@ -134,9 +145,10 @@ struct IndexedRowEditTests {
         let edit = try list.insertingRows([Row(key: "x"), Row(key: "y")], inSection: "e")
         #expect(edit.list.rowKeys == ["1", "2", "x", "y", "3"])
         #expect(edit.list.orderKeys[1] < edit.list.orderKeys[2] && edit.list.orderKeys[3] < edit.list.orderKeys[4])
-        #expect(edit.patch.operations.map(\.path) == [
-            JSONPointer(tokens: ["sections", "1", "rows", "0"]), JSONPointer(tokens: ["sections", "1", "rows", "1"]),
-        ])
+        #expect(
+            edit.patch.operations.map(\.path) == [
+                JSONPointer(tokens: ["sections", "1", "rows", "0"]), JSONPointer(tokens: ["sections", "1", "rows", "1"]),
+            ])
         #expect(edit.writtenRowKeys == ["x", "y"])
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListModel
 
 /// The object inside a literal (dictionary literals keep their order).

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// Parses `text` (UTF-8) or returns the error.
 private func parse(_ text: String, maxDepth: Int = 64) -> Result<JSONValue, JSONParseError> {
@@ -18,15 +19,16 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
 }
 
 @Suite struct JSONParserTests {
-    @Test(arguments: [
-        ("null", JSONValue.null), ("true", true), ("false", false), ("0", 0), ("-0", 0),
-        ("12", 12), ("-12.5", -12.5), ("1e3", 1000), ("1E+3", 1000), ("2.5e-3", 0.0025),
-        ("\"\"", ""), ("\"a\\\"b\"", "a\"b"), ("[]", []), ("{}", [:]),
-        (" [1, [2, {\"a\": null}]] \n", [1, [2, ["a": nil]]]),
-        ("\"\\u00e9\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\\\"", "é😀/\u{8}\u{c}\n\r\t\\"),
-        ("\"héllo 😀\"", "héllo 😀"),
-        ("{\"a\":1,\"b\":[true,false,null]}", ["a": 1, "b": [true, false, nil]]),
-    ] as [(String, JSONValue)])
+    @Test(
+        arguments: [
+            ("null", JSONValue.null), ("true", true), ("false", false), ("0", 0), ("-0", 0),
+            ("12", 12), ("-12.5", -12.5), ("1e3", 1000), ("1E+3", 1000), ("2.5e-3", 0.0025),
+            ("\"\"", ""), ("\"a\\\"b\"", "a\"b"), ("[]", []), ("{}", [:]),
+            (" [1, [2, {\"a\": null}]] \n", [1, [2, ["a": nil]]]),
+            ("\"\\u00e9\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\\\"", "é😀/\u{8}\u{c}\n\r\t\\"),
+            ("\"héllo 😀\"", "héllo 😀"),
+            ("{\"a\":1,\"b\":[true,false,null]}", ["a": 1, "b": [true, false, nil]]),
+        ] as [(String, JSONValue)])
     func accepts(text: String, expected: JSONValue) throws {
         #expect(try parse(text).get() == expected)
     }
@@ -49,58 +51,60 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
         }
     }
 
-    @Test(arguments: [
-        // (input, offset, message fragment)
-        ("", 0, "unexpected end of input"),
-        ("   ", 3, "unexpected end of input"),
-        ("[1,2] x", 6, "after the JSON value"),
-        ("{} {}", 3, "after the JSON value"),
-        ("{\"a\":1,\"a\":2}", 7, "duplicate member name \"a\""),
-        ("{\"x\":{\"k\":1,\"k\":1}}", 12, "duplicate member name \"k\""),
-        ("01", 0, "leading zero"),
-        ("[-012]", 1, "leading zero"),
-        ("1e400", 0, "too large"),
-        ("[-1e999]", 1, "too large"),
-        ("\"a\u{1}b\"", 2, "control character 0x01"),
-        ("\"tab\there\"", 4, "control character 0x09"),
-        ("\"\\ud800\"", 1, "lone surrogate \\uD800"),
-        ("\"\\udc00\"", 1, "lone surrogate \\uDC00"),
-        ("\"x\\ud800\\u0041\"", 2, "lone surrogate"),
-        ("\"\\x\"", 1, "invalid escape 'x'"),
-        ("\"\\u12G4\"", 5, "invalid hex digit 'G'"),
-        ("\"abc", 0, "unterminated string"),
-        ("[1,]", 3, "expected a value"),
-        ("[1 2]", 3, "expected ',' or ']'"),
-        ("{\"a\" 1}", 5, "expected ':'"),
-        ("{\"a\":1,}", 7, "expected a member name"),
-        ("{a:1}", 1, "expected a member name"),
-        ("tru", 0, "invalid literal"),
-        ("nul", 0, "invalid literal"),
-        ("1.", 2, "after '.'"),
-        ("1e", 2, "exponent"),
-        ("-", 1, "expected a digit"),
-        ("+1", 0, "expected a value"),
-        (".5", 0, "expected a value"),
-        ("NaN", 0, "expected a value"),
-        ("[1", 2, "unexpected end of input"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            // (input, offset, message fragment)
+            ("", 0, "unexpected end of input"),
+            ("   ", 3, "unexpected end of input"),
+            ("[1,2] x", 6, "after the JSON value"),
+            ("{} {}", 3, "after the JSON value"),
+            ("{\"a\":1,\"a\":2}", 7, "duplicate member name \"a\""),
+            ("{\"x\":{\"k\":1,\"k\":1}}", 12, "duplicate member name \"k\""),
+            ("01", 0, "leading zero"),
+            ("[-012]", 1, "leading zero"),
+            ("1e400", 0, "too large"),
+            ("[-1e999]", 1, "too large"),
+            ("\"a\u{1}b\"", 2, "control character 0x01"),
+            ("\"tab\there\"", 4, "control character 0x09"),
+            ("\"\\ud800\"", 1, "lone surrogate \\uD800"),
+            ("\"\\udc00\"", 1, "lone surrogate \\uDC00"),
+            ("\"x\\ud800\\u0041\"", 2, "lone surrogate"),
+            ("\"\\x\"", 1, "invalid escape 'x'"),
+            ("\"\\u12G4\"", 5, "invalid hex digit 'G'"),
+            ("\"abc", 0, "unterminated string"),
+            ("[1,]", 3, "expected a value"),
+            ("[1 2]", 3, "expected ',' or ']'"),
+            ("{\"a\" 1}", 5, "expected ':'"),
+            ("{\"a\":1,}", 7, "expected a member name"),
+            ("{a:1}", 1, "expected a member name"),
+            ("tru", 0, "invalid literal"),
+            ("nul", 0, "invalid literal"),
+            ("1.", 2, "after '.'"),
+            ("1e", 2, "exponent"),
+            ("-", 1, "expected a digit"),
+            ("+1", 0, "expected a value"),
+            (".5", 0, "expected a value"),
+            ("NaN", 0, "expected a value"),
+            ("[1", 2, "unexpected end of input"),
+        ] as [(String, Int, String)])
     func rejects(text: String, offset: Int, message: String) {
         let failure = error(parse(text))
         #expect(failure?.offset == offset, "\(text)")
         #expect(failure?.message.contains(message) == true, "\(text): \(failure?.message ?? "accepted")")
     }
 
-    @Test(arguments: [
-        ([0x22, 0xC0, 0x80, 0x22], 1),  // overlong NUL
-        ([0x22, 0xE0, 0x80, 0xAF, 0x22], 1),  // overlong "/"
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // UTF-8 encoded surrogate U+D800
-        ([0x22, 0x61, 0x80, 0x22], 2),  // stray continuation byte
-        ([0x22, 0x61, 0xC3, 0x22], 2),  // truncated sequence
-        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1),  // above U+10FFFF
-        ([0x22, 0xFF, 0x22], 1),
-        ([0x22, 0x5C, 0x6E, 0xC3, 0xA9, 0xC3, 0x22], 5),  // invalid after an escape
-        ([0x5B, 0xC3, 0xA9, 0x5D], 1),  // non-ASCII outside a string
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0x22, 0xC0, 0x80, 0x22], 1),  // overlong NUL
+            ([0x22, 0xE0, 0x80, 0xAF, 0x22], 1),  // overlong "/"
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // UTF-8 encoded surrogate U+D800
+            ([0x22, 0x61, 0x80, 0x22], 2),  // stray continuation byte
+            ([0x22, 0x61, 0xC3, 0x22], 2),  // truncated sequence
+            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1),  // above U+10FFFF
+            ([0x22, 0xFF, 0x22], 1),
+            ([0x22, 0x5C, 0x6E, 0xC3, 0xA9, 0xC3, 0x22], 5),  // invalid after an escape
+            ([0x5B, 0xC3, 0xA9, 0x5D], 1),  // non-ASCII outside a string
+        ] as [([UInt8], Int)])
     func rejectsInvalidUTF8(bytes: [UInt8], offset: Int) {
         #expect(error(parseBytes(bytes))?.offset == offset)
     }
@@ -136,7 +140,8 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
         #expect(error(parse(#"{"a":1,"\u0061":2}"#))?.message == "duplicate member name \"a\"")
         #expect(error(parse(#"{"\u0061":1,"a":2}"#))?.offset == 12)
         #expect(error(parse(#"{"caf\u00e9":1,"café":2}"#))?.message == "duplicate member name \"café\"")
-        #expect(error(parse(#"{"long name past eight bytes":1,"long name past eight byteZ":2,"long name past eight bytes":3}"#))?.offset == 63)
+        #expect(
+            error(parse(#"{"long name past eight bytes":1,"long name past eight byteZ":2,"long name past eight bytes":3}"#))?.offset == 63)
         // Same length, different bytes; and precomposed against decomposed (no escapes).
         #expect(throws: Never.self) { try parse(#"{"cells":1,"style":2,"abcdefghi":3,"abcdefghj":4}"#).get() }
         #expect(try parse("{\"\u{e9}\":1,\"e\u{301}\":2}").get().objectValue?.count == 2)
@@ -149,8 +154,10 @@ private func error(_ result: Result<JSONValue, JSONParseError>) -> JSONParseErro
         // The parser's own UTF-8 check is what rejects bad strings: it must accept exactly what
         // Swift's validating decoder accepts.
         var random = SplitMix64(seed: 99)
-        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
-                                    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        let interesting: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+            0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
         for _ in 0..<50_000 {
             let bytes = (0..<Int.random(in: 1...6, using: &random)).map { _ in
                 Bool.random(using: &random) ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListModel
 
 private func json(_ text: String) -> JSONValue {
@@ -61,9 +62,10 @@ private func failure(_ patch: String, on document: JSONValue) -> JSONPatchError?
     @Test func copiesABigSubtree() throws {
         let rows = JSONValue.array((0..<10_000).map { ["key": .string("r\($0)"), "cells": ["n": .number(Double($0))]] })
         let big: JSONValue = ["sections": [["key": "s0", "rows": rows]]]
-        let result = try apply(#"[{"op":"copy","from":"/sections/0","path":"/sections/-"},"#
-            + #"{"op":"replace","path":"/sections/1/key","value":"s1"},"#
-            + #"{"op":"remove","path":"/sections/1/rows/0"}]"#, to: big)
+        let result = try apply(
+            #"[{"op":"copy","from":"/sections/0","path":"/sections/-"},"#
+                + #"{"op":"replace","path":"/sections/1/key","value":"s1"},"#
+                + #"{"op":"remove","path":"/sections/1/rows/0"}]"#, to: big)
         #expect(result[JSONPointer("/sections/1/rows")]?.arrayValue?.count == 9_999)
         #expect(result[JSONPointer("/sections/0/rows")] == rows)
         #expect(result[JSONPointer("/sections/1/rows/0/key")] == "r1")
@@ -87,8 +89,9 @@ private func failure(_ patch: String, on document: JSONValue) -> JSONPatchError?
     }
 
     @Test func escapedTokensAndEmptyKeys() throws {
-        let result = try apply(#"[{"op":"replace","path":"/t~0~1","value":1},{"op":"add","path":"/a~1b","value":2},"#
-            + #"{"op":"replace","path":"//","value":"full"},{"op":"add","path":"/o/","value":3}]"#, to: document)
+        let result = try apply(
+            #"[{"op":"replace","path":"/t~0~1","value":1},{"op":"add","path":"/a~1b","value":2},"#
+                + #"{"op":"replace","path":"//","value":"full"},{"op":"add","path":"/o/","value":3}]"#, to: document)
         #expect(result.objectValue?["t~/"] == 1)
         #expect(result.objectValue?["a/b"] == 2)
         #expect(result.objectValue?[""] == ["": "full"])
@@ -111,8 +114,9 @@ private func failure(_ patch: String, on document: JSONValue) -> JSONPatchError?
 
     @Test func isAtomic() throws {
         let original = document
-        let error = failure(#"[{"op":"add","path":"/a/-","value":4},{"op":"remove","path":"/o/x"},"#
-            + #"{"op":"remove","path":"/missing"},{"op":"add","path":"/z","value":0}]"#, on: document)
+        let error = failure(
+            #"[{"op":"add","path":"/a/-","value":4},{"op":"remove","path":"/o/x"},"#
+                + #"{"op":"remove","path":"/missing"},{"op":"add","path":"/z","value":0}]"#, on: document)
         #expect(error?.operationIndex == 2)
         #expect(document == original)
         #expect(document.serialized() == original.serialized())
@@ -120,9 +124,10 @@ private func failure(_ patch: String, on document: JSONValue) -> JSONPatchError?
     }
 
     @Test func appliesOperationsInOrder() throws {
-        let result = try apply(#"[{"op":"add","path":"/list","value":[]},{"op":"add","path":"/list/-","value":"b"},"#
-            + #"{"op":"add","path":"/list/0","value":"a"},{"op":"copy","from":"/list/0","path":"/list/-"},"#
-            + #"{"op":"move","from":"/list/2","path":"/list/1"},{"op":"test","path":"/list","value":["a","a","b"]}]"#,
+        let result = try apply(
+            #"[{"op":"add","path":"/list","value":[]},{"op":"add","path":"/list/-","value":"b"},"#
+                + #"{"op":"add","path":"/list/0","value":"a"},{"op":"copy","from":"/list/0","path":"/list/-"},"#
+                + #"{"op":"move","from":"/list/2","path":"/list/1"},{"op":"test","path":"/list","value":["a","a","b"]}]"#,
             to: [:])
         #expect(result == ["list": ["a", "a", "b"]])
     }

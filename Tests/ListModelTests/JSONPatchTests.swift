@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListModel
 
 private func json(_ text: String) -> JSONValue {
@@ -34,19 +35,27 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
             // A.5 Replacing a Value
             (#"{"baz":"qux","foo":"bar"}"#, #"[{"op":"replace","path":"/baz","value":"boo"}]"#, #"{"baz":"boo","foo":"bar"}"#),
             // A.6 Moving a Value
-            (#"{"foo":{"bar":"baz","waldo":"fred"},"qux":{"corge":"grault"}}"#,
-             #"[{"op":"move","from":"/foo/waldo","path":"/qux/thud"}]"#,
-             #"{"foo":{"bar":"baz"},"qux":{"corge":"grault","thud":"fred"}}"#),
+            (
+                #"{"foo":{"bar":"baz","waldo":"fred"},"qux":{"corge":"grault"}}"#,
+                #"[{"op":"move","from":"/foo/waldo","path":"/qux/thud"}]"#,
+                #"{"foo":{"bar":"baz"},"qux":{"corge":"grault","thud":"fred"}}"#
+            ),
             // A.7 Moving an Array Element
-            (#"{"foo":["all","grass","cows","eat"]}"#, #"[{"op":"move","from":"/foo/1","path":"/foo/3"}]"#,
-             #"{"foo":["all","cows","eat","grass"]}"#),
+            (
+                #"{"foo":["all","grass","cows","eat"]}"#, #"[{"op":"move","from":"/foo/1","path":"/foo/3"}]"#,
+                #"{"foo":["all","cows","eat","grass"]}"#
+            ),
             // A.8 Testing a Value: Success
-            (#"{"baz":"qux","foo":["a",2,"c"]}"#,
-             #"[{"op":"test","path":"/baz","value":"qux"},{"op":"test","path":"/foo/1","value":2}]"#,
-             #"{"baz":"qux","foo":["a",2,"c"]}"#),
+            (
+                #"{"baz":"qux","foo":["a",2,"c"]}"#,
+                #"[{"op":"test","path":"/baz","value":"qux"},{"op":"test","path":"/foo/1","value":2}]"#,
+                #"{"baz":"qux","foo":["a",2,"c"]}"#
+            ),
             // A.10 Adding a Nested Member Object
-            (#"{"foo":"bar"}"#, #"[{"op":"add","path":"/child","value":{"grandchild":{}}}]"#,
-             #"{"foo":"bar","child":{"grandchild":{}}}"#),
+            (
+                #"{"foo":"bar"}"#, #"[{"op":"add","path":"/child","value":{"grandchild":{}}}]"#,
+                #"{"foo":"bar","child":{"grandchild":{}}}"#
+            ),
             // A.11 Ignoring Unrecognized Elements
             (#"{"foo":"bar"}"#, #"[{"op":"add","path":"/baz","value":"qux","xyz":123}]"#, #"{"foo":"bar","baz":"qux"}"#),
             // A.14 ~ Escape Ordering
@@ -60,9 +69,11 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
 
         @Test func a9TestingAValueError() {
             let error = failure(#"[{"op":"test","path":"/baz","value":"bar"}]"#, on: #"{"baz":"qux"}"#)
-            #expect(error == JSONPatchError(
-                kind: .failed, operationIndex: 0,
-                message: #""/baz": test failed: the value is "qux", expected "bar""#))
+            #expect(
+                error
+                    == JSONPatchError(
+                        kind: .failed, operationIndex: 0,
+                        message: #""/baz": test failed: the value is "qux", expected "bar""#))
             #expect(error?.httpStatus == 409)
         }
 
@@ -128,11 +139,13 @@ private func failure(_ patch: String, on document: String) -> JSONPatchError? {
         }
 
         @Test func writesTheCanonicalJSONForm() throws {
-            let text = #"[{"path":"/a~1b","op":"add","value":{"x":1.0}},{"path":"/b","op":"remove"},"#
+            let text =
+                #"[{"path":"/a~1b","op":"add","value":{"x":1.0}},{"path":"/b","op":"remove"},"#
                 + #"{"value":2,"path":"/c","op":"replace"},{"path":"/d","from":"/e","op":"move"},"#
                 + #"{"from":"/","op":"copy","path":"/f/-"},{"op":"test","path":"","value":[]}]"#
             let patch = try JSONPatch(parsing: Array(text.utf8))
-            let canonical = #"[{"op":"add","path":"/a~1b","value":{"x":1}},{"op":"remove","path":"/b"},"#
+            let canonical =
+                #"[{"op":"add","path":"/a~1b","value":{"x":1}},{"op":"remove","path":"/b"},"#
                 + #"{"op":"replace","path":"/c","value":2},{"op":"move","from":"/e","path":"/d"},"#
                 + #"{"op":"copy","from":"/","path":"/f/-"},{"op":"test","path":"","value":[]}]"#
             #expect(String(decoding: patch.serialized(), as: UTF8.self) == canonical)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListModel
 
 @Suite struct JSONPointerTests {
@@ -8,10 +9,11 @@ import Testing
         "i\\j": 5, "k\"l": 6, " ": 7, "m~n": 8,
     ]
 
-    @Test(arguments: [
-        ("", nil), ("/foo", ["bar", "baz"]), ("/foo/0", "bar"), ("/", 0), ("/a~1b", 1),
-        ("/c%d", 2), ("/e^f", 3), ("/g|h", 4), ("/i\\j", 5), ("/k\"l", 6), ("/ ", 7), ("/m~0n", 8),
-    ] as [(String, JSONValue?)])
+    @Test(
+        arguments: [
+            ("", nil), ("/foo", ["bar", "baz"]), ("/foo/0", "bar"), ("/", 0), ("/a~1b", 1),
+            ("/c%d", 2), ("/e^f", 3), ("/g|h", 4), ("/i\\j", 5), ("/k\"l", 6), ("/ ", 7), ("/m~0n", 8),
+        ] as [(String, JSONValue?)])
     func resolvesRFC6901Examples(pointer: String, expected: JSONValue?) throws {
         let parsed = try JSONPointer(parsing: pointer)
         #expect(try parsed.resolve(in: document) == (expected ?? document))

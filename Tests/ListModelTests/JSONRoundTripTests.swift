@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
 
+@testable import ListModel
 
 private let awkwardScalars: [Unicode.Scalar] = [
     "\"", "\\", "/", "\u{0}", "\u{1f}", "\n", "\t", "\u{7f}", "é", "\u{2028}", "\u{2029}", "😀", "\u{FFFF}", "\u{10FFFF}", "a", " ",

@@ -1,16 +1,18 @@
 import Testing
+
 @testable import ListModel
 
 private func text(_ value: JSONValue) -> String { String(decoding: value.serialized(), as: UTF8.self) }
 
 @Suite struct JSONSerializerTests {
-    @Test(arguments: [
-        (0.0, "0"), (-0.0, "0"), (3.0, "3"), (-42.0, "-42"), (58.9, "58.9"), (0.1, "0.1"),
-        (9007199254740992.0, "9007199254740992"), (-9007199254740992.0, "-9007199254740992"),
-        (9007199254740994.0, "9.007199254740994e+15"), (1e20, "1e+20"), (1e-7, "1e-07"),
-        (1.5e300, "1.5e+300"), (.leastNonzeroMagnitude, "5e-324"), (123.456, "123.456"),
-        (Double.infinity, "null"), (Double.nan, "null"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0.0, "0"), (-0.0, "0"), (3.0, "3"), (-42.0, "-42"), (58.9, "58.9"), (0.1, "0.1"),
+            (9007199254740992.0, "9007199254740992"), (-9007199254740992.0, "-9007199254740992"),
+            (9007199254740994.0, "9.007199254740994e+15"), (1e20, "1e+20"), (1e-7, "1e-07"),
+            (1.5e300, "1.5e+300"), (.leastNonzeroMagnitude, "5e-324"), (123.456, "123.456"),
+            (Double.infinity, "null"), (Double.nan, "null"),
+        ] as [(Double, String)])
     func formatsNumbers(number: Double, expected: String) throws {
         #expect(text(.number(number)) == expected)
         if number.isFinite {
@@ -63,17 +65,18 @@ private func text(_ value: JSONValue) -> String { String(decoding: value.seriali
 
 @Suite struct JSONLargeValueTests {
     /// A list-shaped value big enough to make the writer grow many times.
-    static let big: JSONValue = .array((0..<3_000).map { index in
-        [
-            "key": .string("row-\(index)"),
-            "cells": [
-                "name": .string("Zürich \"Old Town\"\n\(index) 😀\u{2028}"),
-                "pop": .number(Double(index) / 7),
-                "flag": ["src": .string("/img/\(index).png"), "alt": ""],
-            ],
-            "href": index % 2 == 0 ? nil : .string("/items/\(index)"),
-        ]
-    })
+    static let big: JSONValue = .array(
+        (0..<3_000).map { index in
+            [
+                "key": .string("row-\(index)"),
+                "cells": [
+                    "name": .string("Zürich \"Old Town\"\n\(index) 😀\u{2028}"),
+                    "pop": .number(Double(index) / 7),
+                    "flag": ["src": .string("/img/\(index).png"), "alt": ""],
+                ],
+                "href": index % 2 == 0 ? nil : .string("/items/\(index)"),
+            ]
+        })
 
     @Test func roundTripsAndAppends() throws {
         let bytes = Self.big.serialized()

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// Big inputs reuse short strings through a cache; these check that every string still comes
 /// back byte for byte, whatever collides in the cache or ends near the end of the input.

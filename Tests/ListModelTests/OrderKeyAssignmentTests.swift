@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// Row key → order key.
 func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow.dictionary }
@@ -50,20 +51,23 @@ func isStrictlyIncreasing(_ keys: some Collection<OrderKey>) -> Bool { zip(keys,
     }
 
     @Test func movesAcrossSectionsAndSectionReorders() {
-        let old = IndexedList(document: makeDocument([
-            ("s1", ["a", "b", "c", "d", "e"]), ("s2", ["f", "g", "h", "i", "j"]), ("s3", ["k", "l"]),
-        ]))
+        let old = IndexedList(
+            document: makeDocument([
+                ("s1", ["a", "b", "c", "d", "e"]), ("s2", ["f", "g", "h", "i", "j"]), ("s3", ["k", "l"]),
+            ]))
         // s3 moves to the front: its two rows are the ones that moved.
-        let reordered = old.updated(to: makeDocument([
-            ("s3", ["k", "l"]), ("s1", ["a", "b", "c", "d", "e"]), ("s2", ["f", "g", "h", "i", "j"]),
-        ]))
+        let reordered = old.updated(
+            to: makeDocument([
+                ("s3", ["k", "l"]), ("s1", ["a", "b", "c", "d", "e"]), ("s2", ["f", "g", "h", "i", "j"]),
+            ]))
         let before = keyMap(old), after = keyMap(reordered)
         #expect(Set(before.keys.filter { after[$0] != before[$0] }) == ["k", "l"])
         #expect(isStrictlyIncreasing(reordered.orderKeys))
         // A row moving from s1 to the end of s2 keeps everyone else's keys.
-        let crossed = old.updated(to: makeDocument([
-            ("s1", ["a", "b", "d", "e"]), ("s2", ["f", "g", "h", "i", "j", "c"]), ("s3", ["k", "l"]),
-        ]))
+        let crossed = old.updated(
+            to: makeDocument([
+                ("s1", ["a", "b", "d", "e"]), ("s2", ["f", "g", "h", "i", "j", "c"]), ("s3", ["k", "l"]),
+            ]))
         let afterCross = keyMap(crossed)
         #expect(before.keys.filter { afterCross[$0] != before[$0] } == ["c"])
         #expect(afterCross["j"]! < afterCross["c"]! && afterCross["c"]! < afterCross["k"]!)
@@ -169,8 +173,10 @@ func rowsThatCrossedNone(from old: ListDocument, to new: ListDocument) -> Set<St
 /// `doc` after `edits` random inserts, deletes, row moves (within and across sections),
 /// and unless `sectionEdits` is false, section moves and new empty sections; `moves: false`
 /// leaves only row inserts and deletes.
-func randomlyEdited(_ doc: ListDocument, edits: Int, sectionEdits: Bool = true, moves: Bool = true,
-                    using rng: inout SplitMix64) -> ListDocument {
+func randomlyEdited(
+    _ doc: ListDocument, edits: Int, sectionEdits: Bool = true, moves: Bool = true,
+    using rng: inout SplitMix64
+) -> ListDocument {
     var doc = doc
     for _ in 0..<edits {
         let rowSections = doc.sections.indices.filter { !doc.sections[$0].rows.isEmpty }

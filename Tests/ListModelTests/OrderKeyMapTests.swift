@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 @Suite struct OrderKeyMapTests {
     /// Random inserts, sets and removals, past several folds of the overlay, agree with a

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 @Suite struct OrderKeyTests {
     func key(_ text: String) -> OrderKey { OrderKey(rawValue: text) }
@@ -122,8 +123,10 @@ import ListModelTesting
         func randomKey() -> OrderKey {
             let heads = Array("XYZabc")
             let head = heads.randomElement(using: &rng)!
-            let length = head.isUppercase ? Int(Character("Z").asciiValue! - head.asciiValue!) + 1
-                                          : Int(head.asciiValue! - Character("a").asciiValue!) + 1
+            let length =
+                head.isUppercase
+                ? Int(Character("Z").asciiValue! - head.asciiValue!) + 1
+                : Int(head.asciiValue! - Character("a").asciiValue!) + 1
             var text = String(head) + String((0..<length).map { _ in digits.randomElement(using: &rng)! })
             for _ in 0..<Int.random(in: 0...3, using: &rng) { text.append(digits.randomElement(using: &rng)!) }
             while text.count > length + 1 && text.last == "0" { text.removeLast() }

@@ -1,12 +1,15 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// A document of sections given as (key, row keys).
 func makeDocument(_ sections: [(String, [String])]) -> ListDocument {
-    ListDocument(title: "T", sections: sections.map { key, rows in
-        Section(key: key, rows: rows.map { Row(key: $0, cells: ["text": .text($0)]) })
-    })
+    ListDocument(
+        title: "T",
+        sections: sections.map { key, rows in
+            Section(key: key, rows: rows.map { Row(key: $0, cells: ["text": .text($0)]) })
+        })
 }
 
 /// (section key, row keys) of each part of a page.
@@ -18,9 +21,10 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
 }
 
 @Suite struct PagingTests {
-    let list = IndexedList(document: makeDocument([
-        ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b1", "b2", "b3"]), ("e3", []),
-    ]))
+    let list = IndexedList(
+        document: makeDocument([
+            ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b1", "b2", "b3"]), ("e3", []),
+        ]))
 
     @Test func emptySectionsFallOnThePageWhereTheyAre() {
         let first = list.page(after: nil, limit: 2)
@@ -62,9 +66,10 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
     @Test func aCursorWhoseRowWasDeletedStillPositions() {
         let cursor = list.page(after: nil, limit: 3).next!  // after b1
         #expect(cursor.rowKey == "b1")
-        let edited = list.updated(to: makeDocument([
-            ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
-        ]))
+        let edited = list.updated(
+            to: makeDocument([
+                ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
+            ]))
         #expect(describe(edited.page(after: cursor, limit: 5), in: edited) == ["b:b2,b3", "e3:"])
     }
 
@@ -72,11 +77,13 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
         // e1 and e2 came before b1; b1 is deleted after the page that ended with it.
         let cursor = list.page(after: nil, limit: 3).next!
         #expect(list.window(through: cursor).sections.map(\.key) == ["e0", "a", "e1", "e2", "b"])
-        let edited = list.updated(to: makeDocument([
-            ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
-        ]))
+        let edited = list.updated(
+            to: makeDocument([
+                ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
+            ]))
         #expect(describe(edited.page(after: cursor, limit: 5), in: edited) == ["b:b2,b3", "e3:"])
-        #expect(edited.window(through: cursor).sections.map { $0.key + ":" + $0.rows.map(\.key).joined() }
+        #expect(
+            edited.window(through: cursor).sections.map { $0.key + ":" + $0.rows.map(\.key).joined() }
                 == ["e0:", "a:a1a2", "e1:", "e2:"])
         // A cursor without a section key cannot tell: the empty sections come again.
         let bare = Cursor(orderKey: cursor.orderKey, rowKey: cursor.rowKey)
@@ -94,9 +101,10 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
     @Test func aSectionWhoseFirstRowWasTheDeletedCursorRowContinues() {
         let first = list.page(after: nil, limit: 3)  // e0, a1, a2, e1, e2, b1
         #expect(first.parts.last?.continuesSection == false)
-        let edited = list.updated(to: makeDocument([
-            ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
-        ]))
+        let edited = list.updated(
+            to: makeDocument([
+                ("e0", []), ("a", ["a1", "a2"]), ("e1", []), ("e2", []), ("b", ["b2", "b3"]), ("e3", []),
+            ]))
         let next = edited.page(after: first.next, limit: 1)
         #expect(describe(next, in: edited) == ["b:b2"])
         #expect(next.parts[0].rows == 0..<1 && next.parts[0].continuesSection)
@@ -141,7 +149,8 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
         #expect(window.sections.map(\.key) == ["e0", "a"])
         #expect(window.title == "T" && window.columns == list.document.columns)
         let through = list.window(through: list.cursor(atPosition: 3))
-        #expect(through.sections.map { $0.key + ":" + $0.rows.map(\.key).joined(separator: ",") }
+        #expect(
+            through.sections.map { $0.key + ":" + $0.rows.map(\.key).joined(separator: ",") }
                 == ["e0:", "a:a1,a2", "e1:", "e2:", "b:b1,b2"])
         #expect(list.window(limit: 5) == list.document)
         #expect(list.window(limit: 500) == list.document)
@@ -162,8 +171,11 @@ func describe(_ page: ListPage, in list: IndexedList) -> [String] {
             repeat {
                 let page = list.page(after: cursor, limit: 3)
                 for section in list.document.sections(in: page.parts) {
-                    if sections.last?.key == section.key { sections[sections.count - 1].rows += section.rows }
-                    else { sections.append(section) }
+                    if sections.last?.key == section.key {
+                        sections[sections.count - 1].rows += section.rows
+                    } else {
+                        sections.append(section)
+                    }
                 }
                 if let end = list.lastCursor(of: page) {
                     #expect(list.window(through: end).sections == sections || page.next == nil)

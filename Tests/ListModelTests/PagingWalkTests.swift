@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 @Suite struct PagingWalkTests {
     /// API.md section 4: a walk over all pages while others write returns every row that
@@ -58,8 +59,9 @@ import ListModelTesting
                 pages += 1
                 guard let next = page.next, pages < 1_000 else { break }
                 cursor = next
-                let edited = randomlyEdited(list.document, edits: Int.random(in: 0...3, using: &rng),
-                                            sectionEdits: false, moves: false, using: &rng)
+                let edited = randomlyEdited(
+                    list.document, edits: Int.random(in: 0...3, using: &rng),
+                    sectionEdits: false, moves: false, using: &rng)
                 alwaysEmpty.subtract(edited.sections.filter { !$0.rows.isEmpty }.map(\.key))
                 list = list.updated(to: edited)
             }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// `Row.canonicalJSONBytes(columns:)` (what the store keeps of every row) writes the same bytes as
 /// serializing `Row.json(columns:)`, whether it writes from the packed cells or falls back.
@@ -14,8 +15,9 @@ import ListModelTesting
             for columns in [document.columns, document.columns.reversed()] {
                 for section in document.sections {
                     for row in section.rows {
-                        #expect(row.canonicalJSONBytes(columns: columns) == row.json(columns: columns).serialized(),
-                                "seed \(seed), row \(row.key)")
+                        #expect(
+                            row.canonicalJSONBytes(columns: columns) == row.json(columns: columns).serialized(),
+                            "seed \(seed), row \(row.key)")
                         checked += 1
                     }
                 }
@@ -25,11 +27,17 @@ import ListModelTesting
     }
 
     @Test func everyKindStyleAndTheFallbackForCellsWithoutAColumn() {
-        let columns = [Column(key: "name"), Column(key: "n", kind: .number), Column(key: "site", kind: .link),
-                       Column(key: "pic", kind: .image), Column(key: "ünï\u{2028}")]
+        let columns = [
+            Column(key: "name"), Column(key: "n", kind: .number), Column(key: "site", kind: .link),
+            Column(key: "pic", kind: .image), Column(key: "ünï\u{2028}"),
+        ]
         let rows = [
-            Row(key: "a\"b", cells: ["name": .text("x\ty \"q\" \u{1}"), "n": .number(-0.5), "site": .link(text: "s", href: "/s?a=1&b"),
-                                     "pic": .image(src: "/p.png", alt: "", width: 10, height: 2.5), "ünï\u{2028}": .text("é")],
+            Row(
+                key: "a\"b",
+                cells: [
+                    "name": .text("x\ty \"q\" \u{1}"), "n": .number(-0.5), "site": .link(text: "s", href: "/s?a=1&b"),
+                    "pic": .image(src: "/p.png", alt: "", width: 10, height: 2.5), "ünï\u{2028}": .text("é"),
+                ],
                 href: "/rows/a", style: RowStyle.allCases.last!),
             Row(key: "empty"),
             Row(key: "numbers", cells: ["n": .number(1e22)]),

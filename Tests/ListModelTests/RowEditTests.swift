@@ -1,12 +1,14 @@
-import Testing
 import ListModel
+import Testing
 
 @Suite struct RowEditTests {
     func sample() -> ListDocument {
-        ListDocument(title: "T", sections: [
-            Section(key: "a", rows: [Row(key: "1"), Row(key: "2")]),
-            Section(key: "b", rows: [Row(key: "3")]),
-        ])
+        ListDocument(
+            title: "T",
+            sections: [
+                Section(key: "a", rows: [Row(key: "1"), Row(key: "2")]),
+                Section(key: "b", rows: [Row(key: "3")]),
+            ])
     }
 
     func keys(_ doc: ListDocument) -> [[String]] { doc.sections.map { $0.rows.map(\.key) } }
@@ -72,8 +74,11 @@ import ListModel
     }
 
     @Test func pointsAtTheOffendingMember() {
-        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["cells", "pop"]),
-                                          message: "must be a number for column \"pop\" (kind number), got string")) {
+        #expect(
+            throws: ListDocumentError(
+                pointer: JSONPointer(tokens: ["cells", "pop"]),
+                message: "must be a number for column \"pop\" (kind number), got string")
+        ) {
             try Row(json: ["key": "it", "cells": ["pop": "many"]], columns: columns)
         }
         #expect(throws: ListDocumentError.self) { try Row(json: ["cells": [:] as JSONValue], columns: columns) }

@@ -1,22 +1,32 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// The row-key check of `ListDocument(json:)` (`RowKeyTable`) finds every repeated key, as
 /// `String`s compare, and names its first place; and cells find their columns by bytes first.
 @Suite struct RowKeyTableTests {
     /// A document of sections holding rows with these keys, as JSON.
     static func document(_ sections: [[String]], cells: JSONValue = .object(JSONObject())) -> JSONValue {
-        .object(JSONObject(uniqueMembers: [
-            ("title", "T"),
-            ("columns", [["key": "name"], ["key": "n", "kind": "number"], ["key": "caf\u{E9}"]]),
-            ("sections", .array(sections.enumerated().map { index, keys in
-                .object(JSONObject(uniqueMembers: [
-                    ("key", .string("s\(index)")),
-                    ("rows", .array(keys.map { .object(JSONObject(uniqueMembers: [("key", .string($0)), ("cells", cells)])) })),
-                ]))
-            })),
-        ]))
+        .object(
+            JSONObject(uniqueMembers: [
+                ("title", "T"),
+                ("columns", [["key": "name"], ["key": "n", "kind": "number"], ["key": "caf\u{E9}"]]),
+                (
+                    "sections",
+                    .array(
+                        sections.enumerated().map { index, keys in
+                            .object(
+                                JSONObject(uniqueMembers: [
+                                    ("key", .string("s\(index)")),
+                                    (
+                                        "rows",
+                                        .array(keys.map { .object(JSONObject(uniqueMembers: [("key", .string($0)), ("cells", cells)])) })
+                                    ),
+                                ]))
+                        })
+                ),
+            ]))
     }
 
     static func error(_ json: JSONValue) -> String? {
@@ -52,7 +62,8 @@ import ListModelTesting
             search: for (section, keys) in sections.enumerated() {
                 for (row, key) in keys.enumerated() {
                     if let first = seen[key] {
-                        expected = "/sections/\(section)/rows/\(row)/key: duplicate row key \"\(key)\", also at /sections/\(first.0)/rows/\(first.1)/key"
+                        expected =
+                            "/sections/\(section)/rows/\(row)/key: duplicate row key \"\(key)\", also at /sections/\(first.0)/rows/\(first.1)/key"
                         break search
                     }
                     seen[key] = (section, row)
@@ -68,14 +79,20 @@ import ListModelTesting
     @Test func theFirstErrorInDocumentOrderWins() {
         let rows = (0..<200).map { "k\($0)" }
         func document(_ sections: [[JSONValue]], sectionKeys: [String]? = nil) -> JSONValue {
-            .object(JSONObject(uniqueMembers: [
-                ("title", "T"),
-                ("sections", .array(sections.enumerated().map { index, rows in
-                    .object(JSONObject(uniqueMembers: [
-                        ("key", .string(sectionKeys?[index] ?? "s\(index)")), ("rows", .array(rows)),
-                    ]))
-                })),
-            ]))
+            .object(
+                JSONObject(uniqueMembers: [
+                    ("title", "T"),
+                    (
+                        "sections",
+                        .array(
+                            sections.enumerated().map { index, rows in
+                                .object(
+                                    JSONObject(uniqueMembers: [
+                                        ("key", .string(sectionKeys?[index] ?? "s\(index)")), ("rows", .array(rows)),
+                                    ]))
+                            })
+                    ),
+                ]))
         }
         func row(_ key: String, bad: Bool = false) -> JSONValue {
             .object(JSONObject(uniqueMembers: [("key", .string(key)), ("cells", bad ? ["nope": 1] : [:])]))
@@ -84,22 +101,32 @@ import ListModelTesting
         section[150] = row("k3")
         var withBadCell = section
         withBadCell[170] = row("x", bad: true)
-        #expect(Self.error(document([withBadCell]))
-            == "/sections/0/rows/150/key: duplicate row key \"k3\", also at /sections/0/rows/3/key")
+        #expect(
+            Self.error(document([withBadCell]))
+                == "/sections/0/rows/150/key: duplicate row key \"k3\", also at /sections/0/rows/3/key")
         withBadCell[120] = row("x", bad: true)
         #expect(Self.error(document([withBadCell])) == "/sections/0/rows/120/cells/nope: no column has the key \"nope\"")
-        #expect(Self.error(document([section, []], sectionKeys: ["s", "s"]))
-            == "/sections/0/rows/150/key: duplicate row key \"k3\", also at /sections/0/rows/3/key")
-        #expect(Self.error(document([Array(section.prefix(100)), [], [row("k7")]], sectionKeys: ["s", "s", "t"]))
-            == "/sections/1/key: duplicate section key \"s\", also at /sections/0/key")
-        #expect(Self.error(document([Array(section.prefix(10)), [row("k2")], [row("q")]], sectionKeys: ["a", "b", "a"]))
-            == "/sections/1/rows/0/key: duplicate row key \"k2\", also at /sections/0/rows/2/key")
-        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["sections", "0", "rows", "150", "key"]),
-                                          message: "duplicate row key \"k3\", also at /sections/0/rows/3/key")) {
+        #expect(
+            Self.error(document([section, []], sectionKeys: ["s", "s"]))
+                == "/sections/0/rows/150/key: duplicate row key \"k3\", also at /sections/0/rows/3/key")
+        #expect(
+            Self.error(document([Array(section.prefix(100)), [], [row("k7")]], sectionKeys: ["s", "s", "t"]))
+                == "/sections/1/key: duplicate section key \"s\", also at /sections/0/key")
+        #expect(
+            Self.error(document([Array(section.prefix(10)), [row("k2")], [row("q")]], sectionKeys: ["a", "b", "a"]))
+                == "/sections/1/rows/0/key: duplicate row key \"k2\", also at /sections/0/rows/2/key")
+        #expect(
+            throws: ListDocumentError(
+                pointer: JSONPointer(tokens: ["sections", "0", "rows", "150", "key"]),
+                message: "duplicate row key \"k3\", also at /sections/0/rows/3/key")
+        ) {
             try ListDocument(json: document([section]), limits: ListDocument.Limits(maxRows: 180))
         }
-        #expect(throws: ListDocumentError(pointer: JSONPointer(tokens: ["sections", "0", "rows", "120"]),
-                                          message: "the list may hold at most 120 rows")) {
+        #expect(
+            throws: ListDocumentError(
+                pointer: JSONPointer(tokens: ["sections", "0", "rows", "120"]),
+                message: "the list may hold at most 120 rows")
+        ) {
             try ListDocument(json: document([section]), limits: ListDocument.Limits(maxRows: 120))
         }
     }
@@ -120,14 +147,18 @@ import ListModelTesting
     /// Canonically equivalent keys are the same key, as `String`s compare: NFC and NFD forms,
     /// and a non-ASCII key equal to an ASCII one (KELVIN SIGN is "K").
     @Test func canonicallyEquivalentKeysRepeat() {
-        #expect(Self.error(Self.document([["a", "caf\u{E9}"], ["cafe\u{301}"]]))
-            == "/sections/1/rows/0/key: duplicate row key \"cafe\u{301}\", also at /sections/0/rows/1/key")
-        #expect(Self.error(Self.document([["K", "x"], ["y", "\u{212A}"]]))
-            == "/sections/1/rows/1/key: duplicate row key \"\u{212A}\", also at /sections/0/rows/0/key")
-        #expect(Self.error(Self.document([["\u{212A}", "x"], ["K"]]))
-            == "/sections/1/rows/0/key: duplicate row key \"K\", also at /sections/0/rows/0/key")
-        #expect(Self.error(Self.document([["a", "b"], ["c", "\u{E9}", "d"], ["e", "b"]]))
-            == "/sections/2/rows/1/key: duplicate row key \"b\", also at /sections/0/rows/1/key")
+        #expect(
+            Self.error(Self.document([["a", "caf\u{E9}"], ["cafe\u{301}"]]))
+                == "/sections/1/rows/0/key: duplicate row key \"cafe\u{301}\", also at /sections/0/rows/1/key")
+        #expect(
+            Self.error(Self.document([["K", "x"], ["y", "\u{212A}"]]))
+                == "/sections/1/rows/1/key: duplicate row key \"\u{212A}\", also at /sections/0/rows/0/key")
+        #expect(
+            Self.error(Self.document([["\u{212A}", "x"], ["K"]]))
+                == "/sections/1/rows/0/key: duplicate row key \"K\", also at /sections/0/rows/0/key")
+        #expect(
+            Self.error(Self.document([["a", "b"], ["c", "\u{E9}", "d"], ["e", "b"]]))
+                == "/sections/2/rows/1/key: duplicate row key \"b\", also at /sections/0/rows/1/key")
         #expect(Self.error(Self.document([["a", "\u{E9}", "b"], ["e\u{301}x", "c"]])) == nil)
     }
 
@@ -140,7 +171,8 @@ import ListModelTesting
         #expect(Array(reordered.sections[0].rows[0].cells.keys) == ["name", "n", "caf\u{E9}"])
         let decomposed = try ListDocument(json: Self.document([["a"]], cells: ["name": "x", "cafe\u{301}": "y"]))
         #expect(decomposed.sections[0].rows[0].cells["caf\u{E9}"] == .text("y"))
-        #expect(Self.error(Self.document([["a"]], cells: ["name": "x", "area": 1]))
-            == "/sections/0/rows/0/cells/area: no column has the key \"area\"")
+        #expect(
+            Self.error(Self.document([["a"]], cells: ["name": "x", "area": 1]))
+                == "/sections/0/rows/0/cells/area: no column has the key \"area\"")
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// A PATCH that stays inside one row is applied to that row alone (`IndexedList.rowEdit`);
 /// these check it against applying the patch to the whole document and reading it again.
@@ -8,8 +9,10 @@ import ListModelTesting
     /// A random patch on the row at (section, index): mostly valid in-row edits, sometimes
     /// ones that fail, change the key, or reach another row. `staysInRow` says whether every
     /// operation stays inside that row and leaves its key alone.
-    private func randomPatch(row: Row, section: Int, index: Int, in document: ListDocument,
-                             _ edits: inout RandomListEdits) -> (patch: JSONPatch, staysInRow: Bool) {
+    private func randomPatch(
+        row: Row, section: Int, index: Int, in document: ListDocument,
+        _ edits: inout RandomListEdits
+    ) -> (patch: JSONPatch, staysInRow: Bool) {
         let base = ["sections", String(section), "rows", String(index)]
         func pointer(_ tail: String...) -> JSONPointer { JSONPointer(tokens: base + tail) }
         var operations: [JSONPatchOperation] = []
@@ -23,8 +26,16 @@ import ListModelTesting
             case 0, 1, 2: operations.append(.replace(path: pointer("cells", column.key), value: edits.cell(kind: column.kind).json))
             case 3, 4: operations.append(.add(path: pointer("cells", column.key), value: edits.cell(kind: column.kind).json))
             case 5: operations.append(.remove(path: pointer("cells", column.key)))  // fails when absent
-            case 6: operations.append(.replace(path: pointer("style"), value: .string(["muted", "highlight", "default", "loud"].randomElement(using: &edits.random)!)))
-            case 7: operations.append(.add(path: pointer("href"), value: .string(["/x/1", "https://e.com", "javascript:alert(1)"].randomElement(using: &edits.random)!)))
+            case 6:
+                operations.append(
+                    .replace(
+                        path: pointer("style"),
+                        value: .string(["muted", "highlight", "default", "loud"].randomElement(using: &edits.random)!)))
+            case 7:
+                operations.append(
+                    .add(
+                        path: pointer("href"),
+                        value: .string(["/x/1", "https://e.com", "javascript:alert(1)"].randomElement(using: &edits.random)!)))
             case 8: operations.append(.test(path: pointer("key"), value: .string(Bool.random(using: &edits.random) ? row.key : "other")))
             case 9: operations.append(.replace(path: pointer("cells", "pop"), value: "not a number"))  // invalid
             case 10:
@@ -67,9 +78,11 @@ import ListModelTesting
     }
 
     @Test func pointersThatAreNotStrictlyInsideOneRowGoTheWholeWay() throws {
-        let document = ListDocument(title: "T", columns: [Column(key: "name", title: "Name")], sections: [
-            Section(key: "a", rows: [Row(key: "r1", cells: ["name": .text("one")]), Row(key: "r2")]),
-        ])
+        let document = ListDocument(
+            title: "T", columns: [Column(key: "name", title: "Name")],
+            sections: [
+                Section(key: "a", rows: [Row(key: "r1", cells: ["name": .text("one")]), Row(key: "r2")])
+            ])
         let list = IndexedList(document: document)
         func edit(_ text: String) throws -> IndexedRowEdit? {
             list.rowEdit(applying: try JSONPatch(parsing: Array(text.utf8)))
@@ -80,7 +93,8 @@ import ListModelTesting
         #expect(try edit(#"[{"op":"add","path":"/sections/0/rows/-/cells/name","value":"x"}]"#) == nil)
         #expect(try edit(#"[{"op":"replace","path":"/sections/0/rows/2/cells/name","value":"x"}]"#) == nil)  // no such row
         #expect(try edit(#"[{"op":"replace","path":"/sections/1/rows/0/cells/name","value":"x"}]"#) == nil)  // no such section
-        #expect(try edit(#"[{"op":"copy","from":"/sections/0/rows/1/cells","path":"/sections/0/rows/0/cells"}]"#) == nil)  // from another row
+        // From another row:
+        #expect(try edit(#"[{"op":"copy","from":"/sections/0/rows/1/cells","path":"/sections/0/rows/0/cells"}]"#) == nil)
         #expect(try edit(#"[{"op":"replace","path":"/title","value":"x"}]"#) == nil)
         #expect(try edit("[]") == nil)
         // A move inside the row: the name becomes the row's (relative) link.

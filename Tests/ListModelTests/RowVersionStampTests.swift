@@ -1,12 +1,16 @@
 import Testing
+
 @testable import ListModel
 
 /// Row versions beside order keys (`OrderKeyMap`, `IndexedList.stampingVersions`).
 @Suite struct RowVersionStampTests {
     func list(rows: Int) -> IndexedList {
         let rowsJSON = (0..<rows).map { #"{"key": "r\#($0)"}"# }.joined(separator: ",")
-        return IndexedList(document: try! ListDocument(json: try! JSONValue(parsing: Array(
-            #"{"title": "T", "sections": [{"key": "a", "rows": [\#(rowsJSON)]}]}"#.utf8))))
+        return IndexedList(
+            document: try! ListDocument(
+                json: try! JSONValue(
+                    parsing: Array(
+                        #"{"title": "T", "sections": [{"key": "a", "rows": [\#(rowsJSON)]}]}"#.utf8))))
     }
 
     @Test func stampsTheNamedRowsOnlyAndEditsKeepOrDropThem() throws {

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// The one-pass diff for documents with the same keys in the same order (`SameKeysDiff`) gives
 /// exactly the keyed diff's patch, and is taken only when the keys agree.
@@ -77,9 +78,11 @@ import ListModelTesting
     @Test func reorderedRowsAndSectionsTakeTheKeyedPath() {
         let a = Row(key: "a", cells: ["name": .text("A")])
         let b = Row(key: "b", cells: ["name": .text("B")])
-        let old = ListDocument(title: "t", columns: [Column(key: "name")], sections: [
-            Section(key: "s", rows: [a, b]), Section(key: "u", rows: []),
-        ])
+        let old = ListDocument(
+            title: "t", columns: [Column(key: "name")],
+            sections: [
+                Section(key: "s", rows: [a, b]), Section(key: "u", rows: []),
+            ])
         var swappedRows = old
         swappedRows.sections[0].rows = [b, a]
         var swappedSections = old
@@ -97,20 +100,24 @@ import ListModelTesting
         var changed = row
         changed.cells["name"] = .text("y")
         let columns = [Column(key: "name")]
-        let repeatedSections = ListDocument(title: "t", columns: columns, sections: [
-            Section(key: "s", header: "one", rows: [row]), Section(key: "s", header: "two", rows: []),
-        ])
+        let repeatedSections = ListDocument(
+            title: "t", columns: columns,
+            sections: [
+                Section(key: "s", header: "one", rows: [row]), Section(key: "s", header: "two", rows: []),
+            ])
         var renamed = repeatedSections
         renamed.sections[1].header = "three"
         #expect(SameKeysDiff.writer(from: repeatedSections, to: renamed) == nil)
-        #expect(JSONPatch(from: repeatedSections, to: renamed).operations
-            == JSONPatch(keyedFrom: repeatedSections, to: renamed).operations)
+        #expect(
+            JSONPatch(from: repeatedSections, to: renamed).operations
+                == JSONPatch(keyedFrom: repeatedSections, to: renamed).operations)
 
         let repeatedRows = ListDocument(title: "t", columns: columns, sections: [Section(key: "s", rows: [row, row])])
         let edited = ListDocument(title: "t", columns: columns, sections: [Section(key: "s", rows: [row, changed])])
         #expect(SameKeysDiff.writer(from: repeatedRows, to: edited) != nil)
-        #expect(JSONPatch(from: repeatedRows, to: edited).operations
-            == JSONPatch(keyedFrom: repeatedRows, to: edited).operations)
+        #expect(
+            JSONPatch(from: repeatedRows, to: edited).operations
+                == JSONPatch(keyedFrom: repeatedRows, to: edited).operations)
     }
 
     /// Section keys match as `String`s (canonical equivalence), row keys byte for byte, as in
@@ -118,9 +125,11 @@ import ListModelTesting
     @Test func keyEqualityFollowsTheKeyedDiff() {
         let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
         let columns = [Column(key: "name")]
-        let old = ListDocument(title: "t", columns: columns, sections: [
-            Section(key: composed, rows: [Row(key: composed, cells: ["name": .text("x")])]),
-        ])
+        let old = ListDocument(
+            title: "t", columns: columns,
+            sections: [
+                Section(key: composed, rows: [Row(key: composed, cells: ["name": .text("x")])])
+            ])
         var sectionRenamed = old
         sectionRenamed.sections[0].key = decomposed
         sectionRenamed.sections[0].header = "h"

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// The rows of a section while a patch is applied: inserts, removals and replacements anywhere
 /// (inside untouched runs, inside and beside runs of new rows) agree with the same edits to an

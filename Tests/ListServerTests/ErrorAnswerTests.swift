@@ -1,10 +1,11 @@
 import HTTPServer
 import ListModel
+import ListServerTesting
 import ListStore
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Each error type carries its own answer (`HTTPResponseError`); these pin the ones whose status,
 /// title or headers are not simply the status's defaults, and that a store's own message stays
@@ -25,8 +26,9 @@ struct ErrorAnswerTests {
     @Test func tooManyListsIsInsufficientStorage() {
         let error = RegistryError.tooManyLists(limit: 3)
         #expect(error.status.code == 507)
-        #expect(body(error) == #"{"type":"about:blank","title":"Insufficient Storage","status":507,"#
-            + #""detail":"The server holds its limit of 3 lists; delete one first."}"# + "\n")
+        #expect(
+            body(error) == #"{"type":"about:blank","title":"Insufficient Storage","status":507,"#
+                + #""detail":"The server holds its limit of 3 lists; delete one first."}"# + "\n")
     }
 
     @Test func storeErrorsKeepTheStoresMessageForTheLog() {

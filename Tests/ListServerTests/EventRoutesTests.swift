@@ -1,8 +1,9 @@
 import HTTPServer
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Events query")
 struct EventRoutesTests {
@@ -13,8 +14,9 @@ struct EventRoutesTests {
     }
 
     @Test func lastEventIDWinsOverTheURLsSince() throws {
-        #expect(try request("/lists/l/events?since=3", lastEventID: "9").since == 9,
-                "a browser's own reconnect repeats the page's since but names the event it got last")
+        #expect(
+            try request("/lists/l/events?since=3", lastEventID: "9").since == 9,
+            "a browser's own reconnect repeats the page's since but names the event it got last")
         #expect(try request("/lists/l/events?since=3").since == 3)
         #expect(try request("/lists/l/events", lastEventID: "").since == nil)
     }

@@ -1,8 +1,9 @@
+import ListServerTesting
 import Synchronization
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite struct HealthCheckTests {
     struct Broken: Error {}

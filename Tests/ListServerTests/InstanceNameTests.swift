@@ -1,11 +1,12 @@
 import HTMLRenderer
-@testable import HTTPServer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 @testable import list_server
 
 /// `--instance NAME`: subscription ids start with `NAME.`, so that a load balancer in front of

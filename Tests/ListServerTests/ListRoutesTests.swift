@@ -1,9 +1,10 @@
 import HTTPServer
 import ListModel
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Lists API, in process")
 struct ListRoutesTests {
@@ -68,8 +69,9 @@ struct ListRoutesTests {
         try client.put("/lists/g", json: groceries)
         #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "\"1-gzip\""]).status == 200)
         #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "\"1-gzip\""]).status == 412)
-        #expect(try client.put("/lists/g", json: groceries, headers: ["If-Match": "W/\"2-gzip\""]).status == 412,
-                "If-Match compares strongly: a weak tag never matches")
+        #expect(
+            try client.put("/lists/g", json: groceries, headers: ["If-Match": "W/\"2-gzip\""]).status == 412,
+            "If-Match compares strongly: a weak tag never matches")
         #expect(try client.patch("/lists/g", "[]", headers: ["If-Match": "\"2-gzip\""]).status == 200)
         #expect(try client.put("/lists/g", json: groceries, headers: ["If-None-Match": "\"3-gzip\""]).status == 412)
         #expect(try client.send(.delete, "/lists/g", headers: ["If-Match": "\"3-gzip\""]).status == 204)
@@ -83,10 +85,15 @@ struct ListRoutesTests {
         #expect(json["/next"] == "b")
         #expect(first.header("Link") == "</lists?after=b&limit=2>; rel=\"next\"")
         let last = try client.get("/lists?after=b&limit=2")
-        #expect(try JSONValue(parsing: Array(last.body.utf8)) == ["lists": [["id": "c", "title": "Groceries", "rows": 2, "version": 1]],
-                                                                   "next": .null])
+        #expect(
+            try JSONValue(parsing: Array(last.body.utf8)) == [
+                "lists": [["id": "c", "title": "Groceries", "rows": 2, "version": 1]],
+                "next": .null,
+            ])
         #expect(last.header("Link") == nil)
-        #expect(try client.get("/lists?after=zzz").body == "{\"lists\":[],\"next\":null}\n", "a cursor past the end (the answer ends with a line feed)")
+        #expect(
+            try client.get("/lists?after=zzz").body == "{\"lists\":[],\"next\":null}\n",
+            "a cursor past the end (the answer ends with a line feed)")
         #expect(try client.get("/lists?limit=0").status == 400)
         #expect(try client.get("/lists?limit=501").status == 400)
         #expect(try client.get("/lists?after=-x").status == 400, "after is a list id")
@@ -137,7 +144,9 @@ struct ListRoutesTests {
         let moved = try client.patch("/lists/g", #"[{"op": "move", "from": "/sections/0/rows/1", "path": "/sections/0/rows/0"}]"#)
         #expect(moved.status == 200)
         #expect(try rowKeys("g") == ["pear", "apple"])
-        let failing = try client.patch("/lists/g", """
+        let failing = try client.patch(
+            "/lists/g",
+            """
             [{"op": "remove", "path": "/sections/0/rows/0"}, {"op": "test", "path": "/title", "value": "nope"}]
             """)
         #expect(failing.status == 409)
@@ -150,7 +159,9 @@ struct ListRoutesTests {
         try client.put("/lists/g", json: groceries)
         #expect(try client.patch("/lists/g", "{}").status == 400, "a patch is an array")
         #expect(try client.patch("/lists/g", #"[{"op": "jump", "path": ""}]"#).status == 400)
-        #expect(try client.patch("/lists/g", #"[{"op": "add", "path": "/sections/0/rows/0/href", "value": "javascript:alert(1)"}]"#).status == 422)
+        #expect(
+            try client.patch("/lists/g", #"[{"op": "add", "path": "/sections/0/rows/0/href", "value": "javascript:alert(1)"}]"#).status
+                == 422)
         #expect(try client.patch("/lists/g", #"[{"op": "move", "from": "/sections/0", "path": "/sections/0/rows/0"}]"#).status == 409)
         #expect(try client.put("/lists/g", json: "{not json").status == 400)
         #expect(try client.put("/lists/g", json: #"{"title": "a", "extra": 1}"#).status == 422)
@@ -164,7 +175,8 @@ struct ListRoutesTests {
     }
 
     @Test func problemDetailNamesThePointer() throws {
-        let answer = try client.put("/lists/g", json: #"{"title": "t", "sections": [{"key": "s", "rows": [{"key": "r", "cells": {"nope": 1}}]}]}"#)
+        let answer = try client.put(
+            "/lists/g", json: #"{"title": "t", "sections": [{"key": "s", "rows": [{"key": "r", "cells": {"nope": 1}}]}]}"#)
         #expect(answer.status == 422)
         #expect(answer.body.contains("/sections/0/rows/0/cells/nope"))
     }
@@ -181,10 +193,13 @@ struct ListRoutesTests {
         try client.put("/lists/b", json: groceries)
         try client.put("/lists/a", json: #"{"title": "<Empty>"}"#)
         let json = try JSONValue(parsing: Array(client.get("/lists").body.utf8))
-        #expect(json == ["lists": [
-            ["id": "a", "title": "<Empty>", "rows": 0, "version": 1],
-            ["id": "b", "title": "Groceries", "rows": 2, "version": 1],
-        ], "next": .null])
+        #expect(
+            json == [
+                "lists": [
+                    ["id": "a", "title": "<Empty>", "rows": 0, "version": 1],
+                    ["id": "b", "title": "Groceries", "rows": 2, "version": 1],
+                ], "next": .null,
+            ])
         let html = try client.get("/lists", accept: "text/html").body
         #expect(html.contains("/lists/a"))
         #expect(html.contains("&lt;Empty&gt;"))
@@ -208,7 +223,10 @@ struct ListRoutesTests {
         #expect(try client.put("/lists/a", json: groceries).status == 201)
         #expect(try client.put("/lists/b", json: groceries).status == 507)
         #expect(try client.post("/lists/a/sections/fruit/rows", json: #"[{"key": "fig"}]"#).status == 422)
-        #expect(try client.put("/lists/a", json: #"{"title": "t", "sections": [{"key": "s", "rows": [{"key": "1"}, {"key": "2"}, {"key": "3"}]}]}"#).status == 422)
+        #expect(
+            try client.put(
+                "/lists/a", json: #"{"title": "t", "sections": [{"key": "s", "rows": [{"key": "1"}, {"key": "2"}, {"key": "3"}]}]}"#
+            ).status == 422)
     }
 }
 

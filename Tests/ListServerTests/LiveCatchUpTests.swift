@@ -1,10 +1,11 @@
-@testable import HTTPServer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// A new subscriber's first events are made under no lock: writes that land before it is
 /// registered must reach it all the same, in order, exactly once.
@@ -65,15 +66,17 @@ struct LiveCatchUpTests {
         let (harness, box) = try prepared()
         let keeper = harness.subscribe("l", view: .json)
         for _ in 0..<3 { try harness.edit("l", &box.edits) }
-        let json = harness.subscribe("l", view: .json, since: 2, base: harness.snapshot("l", at: 2)!.document.json,
-                                     beforeRegistering: writes(2, harness, box))
+        let json = harness.subscribe(
+            "l", view: .json, since: 2, base: harness.snapshot("l", at: 2)!.document.json,
+            beforeRegistering: writes(2, harness, box))
         try harness.pump(json)
         #expect(names(json) == ["subscription", "patch", "patch", "patch", "patch"])
         #expect(ids(json) == [3, 4, 5, 6])
         let window = LiveWindow.through(harness.snapshot("l", at: 3)!.list.windowEnd(limit: 3)!)
         let base = LiveView(snapshot: harness.snapshot("l", at: 3)!, window: window, renderer: harness.hub.renderer).json
-        let html = harness.subscribe("l", view: .html, window: .until(window.cursor!), since: 3, base: base,
-                                     beforeRegistering: writes(1, harness, box))
+        let html = harness.subscribe(
+            "l", view: .html, window: .until(window.cursor!), since: 3, base: base,
+            beforeRegistering: writes(1, harness, box))
         try harness.pump(html)
         #expect(names(html) == ["subscription", "patch", "patch"])
         #expect(ids(html) == [6, 7])
@@ -93,9 +96,14 @@ struct LiveCatchUpTests {
     @Test func aListDeletedMeanwhileEndsTheStream() throws {
         let (harness, _) = try prepared()
         var done = false
-        let client = harness.subscribe("l", view: .json, beforeRegistering: {
-            if !done { done = true; _ = try? harness.registry.delete(id: "l") }
-        })
+        let client = harness.subscribe(
+            "l", view: .json,
+            beforeRegistering: {
+                if !done {
+                    done = true
+                    _ = try? harness.registry.delete(id: "l")
+                }
+            })
         _ = try client.receive()
         #expect(client.deleted)
         #expect(!client.stream.isOpen)

@@ -1,12 +1,13 @@
-@testable import HTTPServer
 import Foundation
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Each watched list has its own lock: many threads subscribing, resuming, leaving, writing
 /// and growing windows on several lists at once, with idle channels closing under them, and
@@ -66,8 +67,9 @@ struct LiveChannelLockTests {
                     case 1 where !mine.isEmpty:
                         let html = mine.filter { $0.view == .html }
                         if let client = html.randomElement(using: &random), let subscription = client.collect() {
-                            _ = try harness.hub.extend(subscription: subscription, listID: client.listID,
-                                                       by: Int.random(in: 1...3, using: &random))
+                            _ = try harness.hub.extend(
+                                subscription: subscription, listID: client.listID,
+                                by: Int.random(in: 1...3, using: &random))
                         }
                     default:
                         mine.append(harness.subscribe(list, view: view, window: .limit(Int.random(in: 0...6, using: &random))))
@@ -82,8 +84,9 @@ struct LiveChannelLockTests {
             // Short-lived subscribers and the sweeper, closing channels that go idle.
             var random = SplitMix64(seed: seed &+ 99)
             while writing.load(ordering: .acquiring) > 0 {
-                let client = harness.subscribe(Self.lists.randomElement(using: &random)!,
-                                               view: Bool.random(using: &random) ? .json : .html)
+                let client = harness.subscribe(
+                    Self.lists.randomElement(using: &random)!,
+                    view: Bool.random(using: &random) ? .json : .html)
                 client.stream.terminated()
                 harness.hub.sweepStaleSubscribers()
             }
@@ -108,7 +111,10 @@ struct LiveChannelLockTests {
             try harness.put(list, edits.document(sections: 3, rowsPerSection: 1...6))
         }
         let clients = Self.lists.flatMap { list in
-            [harness.subscribe(list, view: .json), harness.subscribe(list, view: .html), harness.subscribe(list, view: .html, window: .limit(2))]
+            [
+                harness.subscribe(list, view: .json), harness.subscribe(list, view: .html),
+                harness.subscribe(list, view: .html, window: .limit(2)),
+            ]
         }
         let writing = Atomic<Int>(Self.lists.count)
         var bodies: [@Sendable () throws -> Void] = Self.lists.map { list in
@@ -136,8 +142,9 @@ struct LiveChannelLockTests {
         }
         for client in clients {
             try harness.pump(client)
-            #expect(client.version == harness.registry.snapshot(id: client.listID)?.version,
-                    "\(client.view) client of \(client.listID) reached the current version")
+            #expect(
+                client.version == harness.registry.snapshot(id: client.listID)?.version,
+                "\(client.view) client of \(client.listID) reached the current version")
         }
         #expect(harness.hub.directory.withLock { ($0.subscriberCount, $0.staleCount) } == (clients.count, 0))
         #expect(clients.contains { $0.events.filter { $0.name == "reset" }.count > 1 }, "some subscriber fell behind and was reset")
@@ -148,15 +155,16 @@ struct LiveChannelLockTests {
         var edits = RandomListEdits(seed: 6)
         for list in Self.lists { try harness.put(list, edits.document(sections: 2, rowsPerSection: 1...4)) }
         let clients = Mutex<[LiveClient]>([])
-        runConcurrently((0..<4).map { thread in
-            {
-                var mine: [LiveClient] = []
-                for index in 0..<8 {
-                    mine.append(harness.subscribe(Self.lists[(thread + index) % 3], view: index % 2 == 0 ? .json : .html))
+        runConcurrently(
+            (0..<4).map { thread in
+                {
+                    var mine: [LiveClient] = []
+                    for index in 0..<8 {
+                        mine.append(harness.subscribe(Self.lists[(thread + index) % 3], view: index % 2 == 0 ? .json : .html))
+                    }
+                    clients.withLock { $0 += mine }
                 }
-                clients.withLock { $0 += mine }
-            }
-        })
+            })
         let all = clients.withLock { $0 }
         let open = all.filter { $0.stream.isOpen }
         #expect(open.count == 12, "exactly the limit got a stream")

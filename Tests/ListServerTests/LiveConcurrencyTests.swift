@@ -1,12 +1,13 @@
-@testable import HTTPServer
 import Foundation
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Writers, subscribers, `…/more`, disconnects and deletes on several threads at once: every
 /// stream must still be an ordered sequence that takes its client to the current version.
@@ -42,7 +43,8 @@ struct LiveConcurrencyTests {
                     mine.append(client)
                     joined.add(1, ordering: .releasing)
                     if let html = mine.filter({ $0.view == .html }).randomElement(using: &random),
-                       let subscription = html.collect() {
+                        let subscription = html.collect()
+                    {
                         _ = try harness.hub.extend(subscription: subscription, listID: "l", by: 2)
                     }
                 }
@@ -79,8 +81,10 @@ struct LiveConcurrencyTests {
         let clients = [harness.subscribe("l", view: .json), harness.subscribe("l", view: .html)]
         let successor = IndexedList(document: edits.document(sections: 2, rowsPerSection: 1...3))
         let new = ListSnapshot(id: "l", version: old.version + 2, list: successor)
-        harness.hub.receive(ListChange(id: "l", old: nil, new: new,
-                                       patch: JSONPatch(operations: [.replace(path: .root, value: new.document.json)])))
+        harness.hub.receive(
+            ListChange(
+                id: "l", old: nil, new: new,
+                patch: JSONPatch(operations: [.replace(path: .root, value: new.document.json)])))
         harness.hub.receive(ListChange(id: "l", old: old, new: nil, patch: JSONPatch(operations: [])))
         harness.hub.publishReceived()
         for client in clients {

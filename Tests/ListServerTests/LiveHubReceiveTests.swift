@@ -1,13 +1,14 @@
-@testable import HTTPServer
 import Foundation
 import HTMLRenderer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// The hub on its own, fed committed changes as the registry would hand them on, and the
 /// registry's writers, which never wait for the hub's fan-out.

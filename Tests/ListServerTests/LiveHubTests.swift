@@ -1,13 +1,14 @@
 import HTMLRenderer
-@testable import HTTPServer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import ListStore
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// A hub wired to a registry over an in-memory store, remembering every published version so
 /// that tests can compute what a fresh subscription would get at any of them.
@@ -26,10 +27,12 @@ final class LiveHarness: Sendable {
         store = try SQLiteStore(path: ":memory:", changeLogLimit: changeLogLimit)
         let hub = LiveHub(renderer: HTMLRenderer(), limits: limits)
         let history = History()
-        registry = try ListRegistry(store: store, publish: { change in
-            if let new = change.new { history.versions.withLock { $0[change.id, default: [:]][new.version] = new } }
-            hub.receive(change)
-        })
+        registry = try ListRegistry(
+            store: store,
+            publish: { change in
+                if let new = change.new { history.versions.withLock { $0[change.id, default: [:]][new.version] = new } }
+                hub.receive(change)
+            })
         self.hub = hub
         self.history = history
     }
@@ -51,8 +54,10 @@ final class LiveHarness: Sendable {
 
     /// Opens a subscription the way `/events` does.
     /// - Parameter beforeRegistering: runs between making the first events and registering.
-    func subscribe(_ id: String, view: Subscriber.View, window: LiveHub.SubscribeRequest.WindowSpec = .limit(50),
-                   since: Int? = nil, base: JSONValue? = nil, beforeRegistering: () -> Void = {}) -> LiveClient {
+    func subscribe(
+        _ id: String, view: Subscriber.View, window: LiveHub.SubscribeRequest.WindowSpec = .limit(50),
+        since: Int? = nil, base: JSONValue? = nil, beforeRegistering: () -> Void = {}
+    ) -> LiveClient {
         let client = LiveClient(listID: id, view: view, doc: base, version: since)
         var request = LiveHub.SubscribeRequest(listID: id, view: view, window: window, since: since)
         // As `/events` does: a `view=json` resume brings the store's change log.
@@ -81,8 +86,9 @@ final class LiveHarness: Sendable {
         hub.publishReceived()
         for event in try client.receive() where event.name == "reset" || event.name == "patch" {
             let expected = try expectedDocument(for: client, at: client.version!)
-            #expect(client.doc == expected, "\(client.view) client at version \(client.version!) after \(event.name!)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                client.doc == expected, "\(client.view) client at version \(client.version!) after \(event.name!)",
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -105,8 +111,9 @@ struct LiveHubTests {
                 let html = clients.filter { $0.view == .html && $0.subscription != nil }
                 if let client = html.randomElement(using: &edits.random) {
                     try harness.pump(client)
-                    let (rows, more) = try harness.hub.extend(subscription: client.subscription!, listID: "l",
-                                                              by: Int.random(in: 1...4, using: &edits.random))
+                    let (rows, more) = try harness.hub.extend(
+                        subscription: client.subscription!, listID: "l",
+                        by: Int.random(in: 1...4, using: &edits.random))
                     try harness.pump(client)
                     if client.doc?["/status"] == .null {
                         let held = client.doc?["/sections"]?.arrayValue?.reduce(0) { $0 + ($1["/rows"]?.arrayValue?.count ?? 0) }

@@ -1,13 +1,14 @@
-@testable import HTTPServer
 import Foundation
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import ServerSupport
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Heavy live work on one list (resets of a big list, writes to it) while another list is
 /// written: the small list's streams stay exact. With `LIVE_MEASURE=1` the big list has 20,000

@@ -1,11 +1,12 @@
-@testable import HTTPServer
 import HTMLRenderer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Windowed `view=json` (API.md section 5): the document holds the window's rows plus `more` and
 /// `until`, grows only through `…/more`, and after every event equals what a fresh subscription
@@ -55,8 +56,9 @@ struct LiveJSONWindowTests {
             case 1:
                 if let client = clients.filter({ $0.subscription != nil }).randomElement(using: &edits.random) {
                     try harness.pump(client)
-                    let (rows, more) = try harness.hub.extend(subscription: client.subscription!, listID: "l",
-                                                              by: Int.random(in: 1...5, using: &edits.random))
+                    let (rows, more) = try harness.hub.extend(
+                        subscription: client.subscription!, listID: "l",
+                        by: Int.random(in: 1...5, using: &edits.random))
                     try harness.pump(client)
                     #expect(rowCount(client.doc) == rows, "the stream brought the rows `more` announced")
                     #expect(client.doc?["/more"] == .bool(more))

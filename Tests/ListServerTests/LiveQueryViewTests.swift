@@ -1,12 +1,13 @@
 import HTMLRenderer
-@testable import HTTPServer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Live views (API.md section 9 "Live"): `/events` with `sort`, `q` and filters. For random
 /// lists, queries and writes (rows moving across the sort order and in and out of the filter,
@@ -15,8 +16,10 @@ import ListServerTesting
 /// `view=json` (whole and windowed) and `view=html`, windows grown with `…/more`, and resumes.
 @Suite("Live hub: live views")
 struct LiveQueryViewTests {
-    static let columns = [Column(key: "name", title: "Name"), Column(key: "pop", title: "Pop", kind: .number),
-                          Column(key: "site", title: "Site", kind: .link)]
+    static let columns = [
+        Column(key: "name", title: "Name"), Column(key: "pop", title: "Pop", kind: .number),
+        Column(key: "site", title: "Site", kind: .link),
+    ]
     static let words = ["Item 2", "item 10", "ITEM 02", "apple", "Banana", "cherry", "", "Straße", "strasse", "z 1"]
     static let numbers: [Double] = [0, 1, 2, 10, 10_000, -3.5, 99]
 
@@ -38,12 +41,14 @@ struct LiveQueryViewTests {
 
         mutating func section() -> Section {
             serial += 1
-            return Section(key: "s\(serial)", header: chance(2) ? "Head \(serial)" : nil, footer: chance(2) ? "Foot" : nil,
-                           rows: (0..<Int.random(in: 0...6, using: &rng)).map { _ in row() })
+            return Section(
+                key: "s\(serial)", header: chance(2) ? "Head \(serial)" : nil, footer: chance(2) ? "Foot" : nil,
+                rows: (0..<Int.random(in: 0...6, using: &rng)).map { _ in row() })
         }
 
         mutating func document() -> ListDocument {
-            ListDocument(title: "T", columns: LiveQueryViewTests.columns, sections: (0..<Int.random(in: 1...4, using: &rng)).map { _ in section() })
+            ListDocument(
+                title: "T", columns: LiveQueryViewTests.columns, sections: (0..<Int.random(in: 1...4, using: &rng)).map { _ in section() })
         }
 
         mutating func query() -> ListQuery {
@@ -83,9 +88,13 @@ struct LiveQueryViewTests {
                 return try list.removingRow(key: key)
             case 17:
                 var value = section().json(columns: document.columns)
-                if case .object(var object) = value { object["key"] = .string("s\(serial)x"); value = .object(object) }
+                if case .object(var object) = value {
+                    object["key"] = .string("s\(serial)x")
+                    value = .object(object)
+                }
                 let index = Int.random(in: 0...document.sections.count, using: &rng)
-                return try list.applying(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["sections", String(index)]), value: value)]))
+                return try list.applying(
+                    JSONPatch(operations: [.add(path: JSONPointer(tokens: ["sections", String(index)]), value: value)]))
             case 18:
                 guard document.sections.count > 1 else { return nil }
                 let index = Int.random(in: 0..<document.sections.count, using: &rng)
@@ -122,8 +131,10 @@ struct LiveQueryViewTests {
         let query: ListQuery
     }
 
-    func subscribe(_ harness: LiveHarness, _ query: ListQuery, view: Subscriber.View,
-                   window: LiveHub.SubscribeRequest.WindowSpec, since: Int? = nil, base: JSONValue? = nil) -> ViewClient {
+    func subscribe(
+        _ harness: LiveHarness, _ query: ListQuery, view: Subscriber.View,
+        window: LiveHub.SubscribeRequest.WindowSpec, since: Int? = nil, base: JSONValue? = nil
+    ) -> ViewClient {
         let client = LiveClient(listID: "l", view: view, doc: base, version: since)
         let request = LiveHub.SubscribeRequest(listID: "l", view: view, window: window, since: since, query: query)
         harness.hub.attach(request, to: client.stream)
@@ -146,8 +157,10 @@ struct LiveQueryViewTests {
         }
         if client.view == .html {
             let index = try ViewIndex(list: snapshot.list, query: viewClient.query)
-            return ViewDocument.make(.init(view: .html, end: end), index: index, listID: "l", renderer: harness.hub.renderer,
-                                     rowMarkup: RowMarkupCache()).json
+            return ViewDocument.make(
+                .init(view: .html, end: end), index: index, listID: "l", renderer: harness.hub.renderer,
+                rowMarkup: RowMarkupCache()
+            ).json
         }
         let view = try snapshot.list.view(viewClient.query)
         var document = view.document
@@ -180,9 +193,10 @@ struct LiveQueryViewTests {
             let version = viewClient.client.version!
             let expected = try expected(harness, viewClient, at: version)
             let got = viewClient.client.doc
-            #expect(got == expected,
-                    "\(viewClient.client.view) of \(viewClient.query.queryString) at \(version) after \(event.name!) \(String(decoding: event.data ?? [], as: UTF8.self).prefix(600)): got \(String(decoding: got?.serialized() ?? [], as: UTF8.self).prefix(1500)) expected \(String(decoding: expected.serialized(), as: UTF8.self).prefix(1500))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                got == expected,
+                "\(viewClient.client.view) of \(viewClient.query.queryString) at \(version) after \(event.name!) \(String(decoding: event.data ?? [], as: UTF8.self).prefix(600)): got \(String(decoding: got?.serialized() ?? [], as: UTF8.self).prefix(1500)) expected \(String(decoding: expected.serialized(), as: UTF8.self).prefix(1500))",
+                sourceLocation: sourceLocation)
             checked += 1
         }
         return checked
@@ -210,8 +224,9 @@ struct LiveQueryViewTests {
                 guard !windowed.isEmpty else { continue }
                 let viewClient = generator.pick(windowed)
                 checked += try pump(harness, viewClient)
-                let (rows, more) = try harness.hub.extend(subscription: viewClient.client.subscription!, listID: "l",
-                                                          by: Int.random(in: 1...3, using: &generator.rng))
+                let (rows, more) = try harness.hub.extend(
+                    subscription: viewClient.client.subscription!, listID: "l",
+                    by: Int.random(in: 1...3, using: &generator.rng))
                 checked += try pump(harness, viewClient)
                 if viewClient.client.doc?["/status"] == nil || viewClient.client.doc?["/status"] == .null {
                     let held = viewClient.client.doc?["/sections"]?.arrayValue?.reduce(0) { $0 + ($1["/rows"]?.arrayValue?.count ?? 0) }
@@ -226,7 +241,8 @@ struct LiveQueryViewTests {
                 guard !ready.isEmpty else { continue }
                 let old = generator.pick(ready)
                 checked += try pump(harness, old)
-                let window: LiveHub.SubscribeRequest.WindowSpec = try old.client.doc?["/until"]?.stringValue
+                let window: LiveHub.SubscribeRequest.WindowSpec =
+                    try old.client.doc?["/until"]?.stringValue
                     .map { .viewUntil(try ViewCursor(decoding: $0)) } ?? .limit(0)
                 let snapshot = try #require(harness.registry.snapshot(id: "l"))
                 old.client.stream.finish()
@@ -234,8 +250,9 @@ struct LiveQueryViewTests {
                     try harness.registry.write(id: "l") { generator.wholeWrite($0!) }
                 }
                 _ = snapshot
-                let again = subscribe(harness, old.query, view: old.client.view, window: window,
-                                      since: old.client.version, base: old.client.doc)
+                let again = subscribe(
+                    harness, old.query, view: old.client.view, window: window,
+                    since: old.client.version, base: old.client.doc)
                 clients.removeAll { $0.client === old.client }
                 clients.append(again)
                 checked += try pump(harness, again)
@@ -274,8 +291,10 @@ struct LiveQueryViewTests {
         }
         try harness.put("l", document)
         var clients: [ViewClient] = []
-        for query in [try ListQuery(parameters: [("sort", "name")], columns: Self.columns),
-                      try ListQuery(parameters: [("sort_desc", "pop")], columns: Self.columns)] {
+        for query in [
+            try ListQuery(parameters: [("sort", "name")], columns: Self.columns),
+            try ListQuery(parameters: [("sort_desc", "pop")], columns: Self.columns),
+        ] {
             clients.append(subscribe(harness, query, view: .json, window: .limit(50)))
             clients.append(subscribe(harness, query, view: .jsonWindow, window: .limit(25)))
             clients.append(subscribe(harness, query, view: .html, window: .limit(7)))
@@ -287,7 +306,11 @@ struct LiveQueryViewTests {
             let key = generator.pick(keys)
             switch step % 3 {
             case 0: try harness.registry.writeRows(id: "l") { try $0.replacingRow(generator.row(key: key)) }
-            case 1: try harness.registry.writeRows(id: "l") { try $0.insertingRows([generator.row()], inSection: "k\(step % 2)", at: .before(current.document.sections[step % 2].rows[0].key)) }
+            case 1:
+                try harness.registry.writeRows(id: "l") {
+                    try $0.insertingRows(
+                        [generator.row()], inSection: "k\(step % 2)", at: .before(current.document.sections[step % 2].rows[0].key))
+                }
             default: try harness.registry.writeRows(id: "l") { try $0.removingRow(key: key) }
             }
             for viewClient in clients { _ = try pump(harness, viewClient) }
@@ -316,7 +339,8 @@ struct LiveQueryViewTests {
                 case 1 where count > 0:
                     let row = document.sections[section].rows.remove(at: Int.random(in: 0..<count, using: &generator.rng))
                     let target = Int.random(in: 0..<document.sections.count, using: &generator.rng)
-                    document.sections[target].rows.insert(row, at: Int.random(in: 0...document.sections[target].rows.count, using: &generator.rng))
+                    document.sections[target].rows.insert(
+                        row, at: Int.random(in: 0...document.sections[target].rows.count, using: &generator.rng))
                 case 2 where count > 0:
                     document.sections[section].rows.remove(at: Int.random(in: 0..<count, using: &generator.rng))
                 default:

@@ -1,18 +1,20 @@
-@testable import HTTPServer
 import HTMLRenderer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// `since` / `Last-Event-ID` at every boundary: equal, resumable, too old, in the future.
 @Suite("Live hub: resuming from a version")
 struct LiveResumeTests {
     /// A list written `writes` times after its creation, with one subscriber keeping its channel open.
     func prepared(writes: Int, limits: LiveHub.Limits = LiveHub.Limits(), changeLogLimit: Int = 1_000)
-        throws -> (LiveHarness, RandomListEdits, keeper: LiveClient) {
+        throws -> (LiveHarness, RandomListEdits, keeper: LiveClient)
+    {
         let harness = try LiveHarness(limits: limits, changeLogLimit: changeLogLimit)
         var edits = RandomListEdits(seed: 3)
         try harness.put("l", edits.document(sections: 3, rowsPerSection: 1...5))
@@ -31,8 +33,9 @@ struct LiveResumeTests {
         let (harness, _, _) = try prepared(writes: 4)
         let json = harness.subscribe("l", view: .json, since: 5, base: harness.snapshot("l", at: 5)!.document.json)
         let window = LiveWindow.through(harness.snapshot("l", at: 5)!.list.windowEnd(limit: 3)!)
-        let html = harness.subscribe("l", view: .html, window: .until(window.cursor!), since: 5,
-                                     base: try htmlBase(harness, at: 5, window: window))
+        let html = harness.subscribe(
+            "l", view: .html, window: .until(window.cursor!), since: 5,
+            base: try htmlBase(harness, at: 5, window: window))
         for client in [json, html] {
             try harness.pump(client)
             #expect(names(client) == ["subscription"])
@@ -116,8 +119,9 @@ struct LiveResumeTests {
         for client in [json, html] {
             try harness.pump(client)
             #expect(client.version == current.version)
-            #expect(client.doc == (try harness.expectedDocument(for: client, at: current.version)),
-                    "\(client.view): the old list's version \(old.version) is not the new list's")
+            #expect(
+                client.doc == (try harness.expectedDocument(for: client, at: current.version)),
+                "\(client.view): the old list's version \(old.version) is not the new list's")
             #expect(client.events.contains { $0.name == "reset" })
         }
     }
@@ -126,14 +130,16 @@ struct LiveResumeTests {
         let (harness, _, _) = try prepared(writes: 6, limits: LiveHub.Limits(recentVersions: 3))
         let start = try #require(harness.snapshot("l", at: 5)).list
         let window = LiveWindow.through(try #require(start.windowEnd(limit: 4)))
-        let client = harness.subscribe("l", view: .html, window: .until(window.cursor!), since: 5,
-                                       base: try htmlBase(harness, at: 5, window: window))
+        let client = harness.subscribe(
+            "l", view: .html, window: .until(window.cursor!), since: 5,
+            base: try htmlBase(harness, at: 5, window: window))
         try harness.pump(client)
         #expect(names(client) == ["subscription", "patch"])
         #expect(client.version == 7)
         // A `limit` window is taken from the version the client holds.
-        let limited = harness.subscribe("l", view: .html, window: .limit(2), since: 4,
-                                        base: try htmlBase(harness, at: 4, window: LiveWindow(limit: 2, in: harness.snapshot("l", at: 4)!.list)))
+        let limited = harness.subscribe(
+            "l", view: .html, window: .limit(2), since: 4,
+            base: try htmlBase(harness, at: 4, window: LiveWindow(limit: 2, in: harness.snapshot("l", at: 4)!.list)))
         try harness.pump(limited)
         #expect(names(limited) == ["subscription", "patch"])
     }

@@ -1,10 +1,11 @@
-@testable import HTTPServer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// A subscriber that does not read: it stops getting patches, gets a `reset` once drained, and
 /// is cut off when it stays behind; the hub's counters follow.

@@ -1,10 +1,11 @@
 import HTMLRenderer
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Live html view patches")
 struct LiveViewTests {
@@ -65,10 +66,12 @@ struct LiveViewTests {
     }
 
     @Test func footersAppearOnlyWithTheSectionsLastRow() {
-        let document = ListDocument(title: "T", sections: [
-            Section(key: "a", footer: "end of a", rows: [Row(key: "1"), Row(key: "2")]),
-            Section(key: "b", footer: "end of b", rows: [Row(key: "3")]),
-        ])
+        let document = ListDocument(
+            title: "T",
+            sections: [
+                Section(key: "a", footer: "end of a", rows: [Row(key: "1"), Row(key: "2")]),
+                Section(key: "b", footer: "end of b", rows: [Row(key: "3")]),
+            ])
         let current = snapshot(document, version: 1)
         let partial = LiveView(snapshot: current, window: LiveWindow(limit: 1, in: current.list), renderer: renderer)
         #expect(partial.list.sections.map(\.footer) == [nil])
@@ -126,8 +129,11 @@ struct LiveViewGrowTests {
             let cache = RowMarkupCache()
             while true {
                 let next = window.extended(by: Int.random(in: 1...5, using: &edits.random), in: snapshot.list)
-                guard let (after, patch) = LiveView.growing(view, from: window, to: next, snapshot: snapshot,
-                                                             renderer: renderer, rowMarkup: cache) else { break }
+                guard
+                    let (after, patch) = LiveView.growing(
+                        view, from: window, to: next, snapshot: snapshot,
+                        renderer: renderer, rowMarkup: cache)
+                else { break }
                 let full = LiveView(snapshot: snapshot, window: next, renderer: renderer)
                 #expect(after == full)
                 #expect(try patch.apply(to: view.json) == full.json)

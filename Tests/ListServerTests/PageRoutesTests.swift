@@ -1,9 +1,10 @@
 import HTTPServer
 import ListModel
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Pages, in process")
 struct PageRoutesTests {
@@ -12,12 +13,14 @@ struct PageRoutesTests {
     /// Three sections of 4, 0 and 3 rows: r0…r3, then an empty section, then r4…r6.
     init() throws {
         client = RouterClient(context: try .inMemory())
-        try client.put("/lists/p", json: """
-            {"title": "P", "sections": [
-              {"key": "a", "header": "A", "footer": "end of A", "rows": [{"key": "r0"}, {"key": "r1"}, {"key": "r2"}, {"key": "r3"}]},
-              {"key": "empty", "header": "Nothing"},
-              {"key": "b", "footer": "end of B", "rows": [{"key": "r4"}, {"key": "r5"}, {"key": "r6"}]}]}
-            """)
+        try client.put(
+            "/lists/p",
+            json: """
+                {"title": "P", "sections": [
+                  {"key": "a", "header": "A", "footer": "end of A", "rows": [{"key": "r0"}, {"key": "r1"}, {"key": "r2"}, {"key": "r3"}]},
+                  {"key": "empty", "header": "Nothing"},
+                  {"key": "b", "footer": "end of B", "rows": [{"key": "r4"}, {"key": "r5"}, {"key": "r6"}]}]}
+                """)
     }
 
     func page(_ target: String) throws -> (keys: [String], next: String?, answer: RouterClient.Answer) {
@@ -88,11 +91,13 @@ struct PageRoutesTests {
 struct ContinuedSectionTests {
     @Test func theNextPageDoesNotRepeatTheSectionHeader() throws {
         let client = RouterClient(context: try .inMemory())
-        try client.put("/lists/c", json: """
-            {"title": "C", "sections": [
-              {"key": "a", "header": "Alpha", "rows": [{"key": "a1"}]},
-              {"key": "b", "header": "Beta", "rows": [{"key": "b1"}, {"key": "b2"}, {"key": "b3"}]}]}
-            """)
+        try client.put(
+            "/lists/c",
+            json: """
+                {"title": "C", "sections": [
+                  {"key": "a", "header": "Alpha", "rows": [{"key": "a1"}]},
+                  {"key": "b", "header": "Beta", "rows": [{"key": "b1"}, {"key": "b2"}, {"key": "b3"}]}]}
+                """)
         let first = try JSONValue(parsing: Array(client.get("/lists/c/rows?limit=2").body.utf8))
         let next = try #require(first["/next"]?.stringValue)
         try client.send(.delete, "/lists/c/rows/b1")  // the cursor's row, the first of section b

@@ -1,11 +1,12 @@
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import ListStore
 import Synchronization
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Row writes through the registry")
 struct RegistryRowWriteTests {

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPServer
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("list-server routes, in process")
 struct RoutesTests {

@@ -1,10 +1,11 @@
 import Foundation
-@testable import HTTPServer
 import ListModel
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// `GET`, `PATCH` (merge) and move of one row, and row preconditions (API.md "Editing one row").
 @Suite("Row reads, merges, moves and preconditions")
@@ -68,8 +69,11 @@ struct RowEditRoutesTests {
             #expect(problem["/current"] == (try json(client.get("/lists/g/rows/1"))))
             #expect(problem["/current/cells/name"] == .string("uno"))
             // The same for merge, delete and move.
-            #expect(try client.send(.patch, "/lists/g/rows/1", #"{"cells": {"qty": 2}}"#,
-                                    headers: headers(Self.merge, ["If-Match": "\"2\""])).status == 412)
+            #expect(
+                try client.send(
+                    .patch, "/lists/g/rows/1", #"{"cells": {"qty": 2}}"#,
+                    headers: headers(Self.merge, ["If-Match": "\"2\""])
+                ).status == 412)
             #expect(try client.send(.delete, "/lists/g/rows/1", headers: ["If-Match": "\"2\""]).status == 412)
             #expect(try client.send(.post, "/lists/g/rows/1/move?section=b", headers: ["If-Match": "\"2\""]).status == 412)
             #expect(try client.send(.delete, "/lists/g/rows/1", headers: ["If-Match": "\"3\""]).status == 204)
@@ -79,18 +83,25 @@ struct RowEditRoutesTests {
             #expect(try json(gone)["/current"] == .null)
             #expect(try client.put("/lists/g/rows/1", json: #"{"cells": {"name": "x"}}"#).status == 404)
             // List-level writes keep the list's version.
-            #expect(try client.patch("/lists/g", #"[{"op": "replace", "path": "/title", "value": "H"}]"#,
-                                     headers: ["If-Match": "\"1\""]).status == 412)
-            #expect(try client.patch("/lists/g", #"[{"op": "replace", "path": "/title", "value": "H"}]"#,
-                                     headers: ["If-Match": "\"4\""]).status == 200)
+            #expect(
+                try client.patch(
+                    "/lists/g", #"[{"op": "replace", "path": "/title", "value": "H"}]"#,
+                    headers: ["If-Match": "\"1\""]
+                ).status == 412)
+            #expect(
+                try client.patch(
+                    "/lists/g", #"[{"op": "replace", "path": "/title", "value": "H"}]"#,
+                    headers: ["If-Match": "\"4\""]
+                ).status == 200)
         }
     }
 
     @Test func mergePatchSetsAndEmptiesCells() throws {
         try withList { server in
             let client = server.client
-            let merged = try client.send(.patch, "/lists/g/rows/1", #"{"cells": {"qty": 5, "note": null}, "style": "muted"}"#,
-                                         headers: headers(Self.merge, ["If-Match": "\"1\""]))
+            let merged = try client.send(
+                .patch, "/lists/g/rows/1", #"{"cells": {"qty": 5, "note": null}, "style": "muted"}"#,
+                headers: headers(Self.merge, ["If-Match": "\"1\""]))
             #expect(merged.status == 200)
             #expect(merged.header("ETag") == "\"2\"")
             #expect(try json(merged) == (try JSONValue(parsing: Array(#"{"id": "g", "version": 2, "rows": 3}"#.utf8))))
@@ -98,15 +109,17 @@ struct RowEditRoutesTests {
             #expect(row.body == #"{"key":"1","section":"a","cells":{"name":"one","qty":5},"style":"muted"}"# + "\n")
             #expect(row.header("ETag") == "\"2\"")
             #expect(try client.send(.patch, "/lists/g/rows/3", #"{"href": null}"#, headers: Self.merge).status == 200)
-            #expect(try client.get("/lists/g/rows/3").body == #"{"key":"3","section":"b","cells":{"name":"three"},"style":"default"}"# + "\n")
+            #expect(
+                try client.get("/lists/g/rows/3").body == #"{"key":"3","section":"b","cells":{"name":"three"},"style":"default"}"# + "\n")
             // The key cannot change; the same key may be given.
             #expect(try client.send(.patch, "/lists/g/rows/1", #"{"key": "9"}"#, headers: Self.merge).status == 422)
             #expect(try client.send(.patch, "/lists/g/rows/1", #"{"key": "1", "cells": {"qty": 6}}"#, headers: Self.merge).status == 200)
             #expect(try client.send(.patch, "/lists/g/rows/1", #"{"cells": {"qty": "many"}}"#, headers: Self.merge).status == 422)
             #expect(try client.send(.patch, "/lists/g/rows/1", #"[1]"#, headers: Self.merge).status == 422)
             #expect(try client.send(.patch, "/lists/g/rows/9", #"{"cells": {"qty": 1}}"#, headers: Self.merge).status == 404)
-            let unsupported = try client.send(.patch, "/lists/g/rows/1", #"{"cells": {"qty": 1}}"#,
-                                              headers: ["Content-Type": "application/json"])
+            let unsupported = try client.send(
+                .patch, "/lists/g/rows/1", #"{"cells": {"qty": 1}}"#,
+                headers: ["Content-Type": "application/json"])
             #expect(unsupported.status == 415)
             #expect(unsupported.header("Accept-Patch") == "application/merge-patch+json")
         }
@@ -130,10 +143,12 @@ struct RowEditRoutesTests {
             #expect(try client.send(.post, "/lists/g/rows/2/move?section=b").status == 200)
             #expect(try order() == [["3", "1"], ["2"]])
             #expect(try client.get("/lists/g/rows/2").body == #"{"key":"2","section":"b","cells":{"name":"two"},"style":"default"}"# + "\n")
-            for (target, status) in [("/lists/g/rows/9/move?section=a", 404), ("/lists/g/rows/1/move?before=9", 404),
-                                     ("/lists/g/rows/1/move?section=z", 404), ("/lists/g/rows/1/move", 400),
-                                     ("/lists/g/rows/1/move?before=3&section=a", 400), ("/lists/g/rows/1/move?after=1", 422),
-                                     ("/lists/nope/rows/1/move?section=a", 404)] {
+            for (target, status) in [
+                ("/lists/g/rows/9/move?section=a", 404), ("/lists/g/rows/1/move?before=9", 404),
+                ("/lists/g/rows/1/move?section=z", 404), ("/lists/g/rows/1/move", 400),
+                ("/lists/g/rows/1/move?before=3&section=a", 400), ("/lists/g/rows/1/move?after=1", 422),
+                ("/lists/nope/rows/1/move?section=a", 404),
+            ] {
                 #expect(try client.send(.post, target).status == status, "\(target)")
             }
             // The store agrees after a restart.

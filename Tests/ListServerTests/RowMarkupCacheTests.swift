@@ -1,20 +1,23 @@
 import Foundation
 import HTMLRenderer
 import ListModel
+import ListServerTesting
 import Synchronization
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Row markup cache")
 struct RowMarkupCacheTests {
     let renderer = HTMLRenderer()
 
     func document(prefix: String, rows: Int) -> ListDocument {
-        ListDocument(title: "T", sections: [
-            Section(key: "s", rows: (0..<rows).map { Row(key: "\(prefix)\($0)", cells: ["text": .text("<\(prefix) \($0)>")]) })
-        ])
+        ListDocument(
+            title: "T",
+            sections: [
+                Section(key: "s", rows: (0..<rows).map { Row(key: "\(prefix)\($0)", cells: ["text": .text("<\(prefix) \($0)>")]) })
+            ])
     }
 
     func render(_ document: ListDocument, into cache: RowMarkupCache) -> [String] {

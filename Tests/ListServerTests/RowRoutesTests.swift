@@ -1,9 +1,10 @@
 import HTTPServer
 import ListModel
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Row endpoints, in process")
 struct RowRoutesTests {
@@ -11,11 +12,13 @@ struct RowRoutesTests {
 
     init() throws {
         client = RouterClient(context: try .inMemory())
-        try client.put("/lists/g", json: """
-            {"title": "G", "sections": [
-              {"key": "a", "rows": [{"key": "1"}, {"key": "2"}]},
-              {"key": "b/c", "rows": [{"key": "x y"}]}]}
-            """)
+        try client.put(
+            "/lists/g",
+            json: """
+                {"title": "G", "sections": [
+                  {"key": "a", "rows": [{"key": "1"}, {"key": "2"}]},
+                  {"key": "b/c", "rows": [{"key": "x y"}]}]}
+                """)
     }
 
     func keys() throws -> [[String]] {

@@ -1,11 +1,12 @@
 import Foundation
-@testable import HTTPServer
 import ListModel
+import ListServerTesting
 import ListStore
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Row versions (API.md "Row versions"): the list version of the last write that changed a row,
 /// checked against a reference through random writes of every kind on two instances sharing a
@@ -18,9 +19,12 @@ struct RowVersionTests {
 
         init(json: JSONValue) {
             sections = (json["/sections"]?.arrayValue ?? []).map { section in
-                (section["/key"]!.stringValue!, (section["/rows"]?.arrayValue ?? []).map { row in
-                    (row["/key"]!.stringValue!, row["/cells/name"]?.stringValue ?? "", row["/cells/note"]?.stringValue)
-                })
+                (
+                    section["/key"]!.stringValue!,
+                    (section["/rows"]?.arrayValue ?? []).map { row in
+                        (row["/key"]!.stringValue!, row["/cells/name"]?.stringValue ?? "", row["/cells/note"]?.stringValue)
+                    }
+                )
             }
         }
 
@@ -103,10 +107,12 @@ struct RowVersionTests {
                     answer = try instance.client.send(.patch, "/lists/l/rows/\(key)", body, headers: headers)
                     changed = [key]
                 case 3:  // insert
-                    let position = keys.isEmpty || next(2) == 0 ? "" : "?after=\(model.sections.first { $0.key == section }?.rows.first?.key ?? "")"
+                    let position =
+                        keys.isEmpty || next(2) == 0 ? "" : "?after=\(model.sections.first { $0.key == section }?.rows.first?.key ?? "")"
                     let target = position == "?after=" ? "" : position
-                    answer = try instance.client.post("/lists/l/sections/\(section)/rows\(target)",
-                                                      json: #"[{"key": "\#(newKey)", "cells": {"name": "i\#(step)"}}]"#)
+                    answer = try instance.client.post(
+                        "/lists/l/sections/\(section)/rows\(target)",
+                        json: #"[{"key": "\#(newKey)", "cells": {"name": "i\#(step)"}}]"#)
                     changed = [newKey]
                 case 4:  // delete
                     answer = try instance.client.send(.delete, "/lists/l/rows/\(key)", headers: ifMatch)
@@ -124,7 +130,8 @@ struct RowVersionTests {
                     let (s, r) = model.sections.enumerated().lazy.compactMap { index, section in
                         section.rows.firstIndex { $0.key == key }.map { (index, $0) }
                     }.first!
-                    answer = try instance.client.patch("/lists/l", #"[{"op": "replace", "path": "/sections/\#(s)/rows/\#(r)/cells/name", "value": "p\#(step)"}]"#)
+                    answer = try instance.client.patch(
+                        "/lists/l", #"[{"op": "replace", "path": "/sections/\#(s)/rows/\#(r)/cells/name", "value": "p\#(step)"}]"#)
                     changed = [key]
                 case 7:  // a whole-document PUT: two rows changed, one removed, one added; no row moved
                     var edited = model
@@ -146,8 +153,9 @@ struct RowVersionTests {
                     changed.append(newKey)
                     answer = try instance.client.put("/lists/l", json: edited.json)
                 case 8:  // a stale row precondition: 412 with the row as it is, nothing changes
-                    let stale = try instance.client.put("/lists/l/rows/\(key)", json: #"{"cells": {"name": "stale"}}"#,
-                                                        headers: ["If-Match": "\"\(reference[key]! + 1000)\""])
+                    let stale = try instance.client.put(
+                        "/lists/l/rows/\(key)", json: #"{"cells": {"name": "stale"}}"#,
+                        headers: ["If-Match": "\"\(reference[key]! + 1000)\""])
                     #expect(stale.status == 412, "\(note)")
                     let problem = try JSONValue(parsing: Array(stale.body.utf8))
                     let current = try instance.client.get("/lists/l/rows/\(key)")

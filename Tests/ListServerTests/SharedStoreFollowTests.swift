@@ -1,9 +1,10 @@
-@testable import HTTPServer
 import ListModel
+import ListServerTesting
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Instances following each other's commits through the store: notifications, the periodic
 /// reconciliation, a log too short to replay, and streams resumed on another instance.
@@ -100,8 +101,10 @@ struct SharedStoreFollowTests {
             #expect(resumed.doc == (try a.document("l"))?.json)
 
             // Resumed from an older version on an instance that holds more: patches from the log.
-            let older = try b.subscribe("l", view: .json, lastEventID: 1, base: try #require(first.events.first { $0.name == "reset" }).data
-                .flatMap { try JSONValue(parsing: $0)["/doc"] })
+            let older = try b.subscribe(
+                "l", view: .json, lastEventID: 1,
+                base: try #require(first.events.first { $0.name == "reset" }).data
+                    .flatMap { try JSONValue(parsing: $0)["/doc"] })
             try b.pump(older)
             #expect(older.events.compactMap(\.id) == [2, 3, 4])
             #expect(older.doc == resumed.doc)

@@ -1,10 +1,11 @@
-@testable import HTTPServer
 import ListModel
+import ListServerTesting
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Writes on several instances sharing one store: each is committed on the store's version, not
 /// the instance's copy, so versions stay consecutive and `If-Match` means the committed version.
@@ -32,8 +33,9 @@ struct SharedStoreWriteTests {
             #expect(onB.json["/sections/0/rows"]?.arrayValue?.compactMap { $0["/key"]?.stringValue } == ["a", "b", "c"])
             a.notify("l", 3)
             #expect(try a.document("l")?.json == onB.json)
-            #expect(a.registry.snapshot(id: "l")?.list.orderKeys == b.registry.snapshot(id: "l")?.list.orderKeys,
-                    "every instance gives every row the same order key")
+            #expect(
+                a.registry.snapshot(id: "l")?.list.orderKeys == b.registry.snapshot(id: "l")?.list.orderKeys,
+                "every instance gives every row the same order key")
             try b.pump(watcher)
             #expect(watcher.events.compactMap(\.id) == [1, 2, 3], "b's subscriber got a's write, then b's, in order")
             #expect(watcher.doc == onB.json)
@@ -59,13 +61,14 @@ struct SharedStoreWriteTests {
                 let version = try #require(try a.document("l")).version
                 _ = try b.document("l")
                 let statuses = Mutex<[Int]>([])
-                runConcurrently([a, b].map { instance in
-                    {
-                        let body = #"[{"op": "replace", "path": "/title", "value": "round \#(round)"}]"#
-                        let status = try instance.client.patch("/lists/l", body, headers: ["If-Match": "\"\(version)\""]).status
-                        statuses.withLock { $0.append(status) }
-                    }
-                })
+                runConcurrently(
+                    [a, b].map { instance in
+                        {
+                            let body = #"[{"op": "replace", "path": "/title", "value": "round \#(round)"}]"#
+                            let status = try instance.client.patch("/lists/l", body, headers: ["If-Match": "\"\(version)\""]).status
+                            statuses.withLock { $0.append(status) }
+                        }
+                    })
                 #expect(statuses.withLock { $0.sorted() } == [200, 412], "round \(round)")
             }
         }
@@ -102,15 +105,16 @@ struct SharedStoreWriteTests {
             try instances[0].client.put("/lists/l", json: Self.document)
             let watchers = try instances.map { try $0.subscribe("l", view: .json) }
             let answered = Mutex<[Int]>([])
-            runConcurrently(instances.enumerated().map { index, instance in
-                {
-                    for write in 0..<25 {
-                        let answer = try instance.client.post("/lists/l/sections/s/rows", json: Self.row("i\(index)w\(write)"))
-                        #expect(answer.status == 200, "\(answer.body)")
-                        if let etag = answer.header("ETag") { answered.withLock { $0.append(Int(etag.dropFirst().dropLast())!) } }
+            runConcurrently(
+                instances.enumerated().map { index, instance in
+                    {
+                        for write in 0..<25 {
+                            let answer = try instance.client.post("/lists/l/sections/s/rows", json: Self.row("i\(index)w\(write)"))
+                            #expect(answer.status == 200, "\(answer.body)")
+                            if let etag = answer.header("ETag") { answered.withLock { $0.append(Int(etag.dropFirst().dropLast())!) } }
+                        }
                     }
-                }
-            })
+                })
             #expect(answered.withLock { $0.sorted() } == Array(2...76), "every write got its own version, none lost")
             for instance in instances { instance.reconcile() }
             let final = try #require(try instances[0].document("l"))

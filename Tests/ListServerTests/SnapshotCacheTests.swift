@@ -1,9 +1,10 @@
 import Foundation
+import ListServerTesting
 import Synchronization
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Snapshot cache")
 struct SnapshotCacheTests {

@@ -1,10 +1,11 @@
-@testable import HTTPServer
 import Foundation
+import ListServerTesting
 import ListStore
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// While the store cannot be reached: writes answer 503 with `Retry-After` at once, reads serve
 /// what the instance holds, `/healthz` says 503; once it is back, everything works again and
@@ -23,10 +24,12 @@ struct StoreOutageTests {
         let watcher = try a.subscribe("l", view: .json)
 
         switchable.down.store(true, ordering: .relaxed)
-        for answer in [try a.client.put("/lists/l", json: SharedStoreWriteTests.document),
-                       try a.client.post("/lists/l/sections/s/rows", json: SharedStoreWriteTests.row("x")),
-                       try a.client.send(.delete, "/lists/l"),
-                       try a.client.put("/lists/new", json: SharedStoreWriteTests.document)] {
+        for answer in [
+            try a.client.put("/lists/l", json: SharedStoreWriteTests.document),
+            try a.client.post("/lists/l/sections/s/rows", json: SharedStoreWriteTests.row("x")),
+            try a.client.send(.delete, "/lists/l"),
+            try a.client.put("/lists/new", json: SharedStoreWriteTests.document),
+        ] {
             #expect(answer.status == 503)
             #expect(answer.header("Retry-After") != nil)
             #expect(answer.header("Content-Type") == "application/problem+json")

@@ -1,10 +1,11 @@
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import ListStore
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Stored lists, row by row")
 struct StoredListCodingTests {
@@ -32,9 +33,11 @@ struct StoredListCodingTests {
     }
 
     @Test func aContentEditWritesOnlyThatRow() throws {
-        var document = ListDocument(title: "T", sections: (0..<3).map { s in
-            Section(key: "s\(s)", rows: (0..<100).map { Row(key: "r\(s)-\($0)", cells: ["text": .text("\($0)")]) })
-        })
+        var document = ListDocument(
+            title: "T",
+            sections: (0..<3).map { s in
+                Section(key: "s\(s)", rows: (0..<100).map { Row(key: "r\(s)-\($0)", cells: ["text": .text("\($0)")]) })
+            })
         let old = ListSnapshot(id: "l", version: 1, list: IndexedList(document: document))
         document.sections[1].rows[42].cells["text"] = .text("changed")
         let new = ListSnapshot(id: "l", version: 2, list: old.list.updated(to: document))

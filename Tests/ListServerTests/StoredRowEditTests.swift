@@ -1,10 +1,11 @@
 import ListModel
 import ListModelTesting
+import ListServerTesting
 import ListStore
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Stored lists after keyed row edits")
 struct StoredRowEditTests {
@@ -14,7 +15,8 @@ struct StoredRowEditTests {
         for seed in 1...6 {
             var edits = RandomListEdits(seed: UInt64(seed))
             let store = try SQLiteStore(path: ":memory:")
-            var snapshot = ListSnapshot(id: "l", version: 1, list: IndexedList(document: edits.document(sections: 4, rowsPerSection: 0...6)))
+            var snapshot = ListSnapshot(
+                id: "l", version: 1, list: IndexedList(document: edits.document(sections: 4, rowsPerSection: 0...6)))
             try store.commit(StoredListCoding.write(from: nil, to: snapshot, patch: JSONPatch(operations: [])))
             for version in 2...50 {
                 let list = snapshot.list
@@ -24,7 +26,9 @@ struct StoredRowEditTests {
                 if choice == 2 {
                     let section = document.sections[Int.random(in: 0..<document.sections.count, using: &edits.random)]
                     let rows = (0..<Int.random(in: 1...3, using: &edits.random)).map { _ in edits.row() }
-                    let position: RowInsertPosition = section.rows.isEmpty ? .end
+                    let position: RowInsertPosition =
+                        section.rows.isEmpty
+                        ? .end
                         : .before(section.rows[Int.random(in: 0..<section.rows.count, using: &edits.random)].key)
                     edit = try list.insertingRows(rows, inSection: section.key, at: position)
                 } else {

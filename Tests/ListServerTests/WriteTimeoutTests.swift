@@ -2,6 +2,7 @@ import Foundation
 import ListModel
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
@@ -77,14 +78,17 @@ struct WriteTimeoutTests {
         #expect(registry.snapshot(id: "held")?.version == 3, "the two queued writes went through once the lock was let go")
         let error = RegistryError.queueFull(id: "held", waiting: 2)
         #expect(error.status == .serviceUnavailable && error.responseHeaders["Retry-After"] == "1")
-        #expect(error.problemDetail?.hasPrefix("List \"held\" is being written by another writer (or locked in the store), and 2 more") == true)
+        #expect(
+            error.problemDetail?.hasPrefix("List \"held\" is being written by another writer (or locked in the store), and 2 more") == true)
     }
 
     /// SQLite: another process (here, another connection) holding the database's write lock
     /// makes a write wait until its deadline, not SQLite's usual 5 s busy timeout, and answer
     /// busy, not "the store cannot be reached".
     @Test func anSQLiteLockHeldElsewhereIsWaitedForUntilTheDeadline() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("write-timeout-\(UInt32.random(in: 0...UInt32.max)).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "write-timeout-\(UInt32.random(in: 0...UInt32.max)).sqlite"
+        ).path
         defer { for suffix in ["", "-wal", "-shm", "-reserve"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let registry = try ListRegistry(store: try SQLiteStore(path: path, diskReserve: 0), writeTimeout: .milliseconds(400))
         try registry.write(id: "l", mayCreate: true) { _ in Self.document }
@@ -109,7 +113,8 @@ struct WriteTimeoutTests {
         let error = RegistryError.busy(id: "groceries", seconds: 10, cause: "test")
         #expect(error.status == .serviceUnavailable)
         #expect(error.responseHeaders["Retry-After"] == "1")
-        #expect(error.problemDetail == "List \"groceries\" is being written by another writer (or locked in the store); gave up after 10 s.")
+        #expect(
+            error.problemDetail == "List \"groceries\" is being written by another writer (or locked in the store); gave up after 10 s.")
         #expect(RegistryError.busy(id: "x", seconds: 2.5, cause: "").problemDetail?.hasSuffix("gave up after 2.5 s.") == true)
         #expect(StoreError(postgres: "55P03", connectionBroken: false, "lock").kind == .busy)
         #expect(StoreError(postgres: "57014", connectionBroken: false, "cancel").kind == .busy)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStore
 
 /// The store's behaviour, the same for both backends.
@@ -19,8 +20,9 @@ import Testing
     }
 
     func write(_ id: String, _ version: Int, rows: [StoredRow] = [], deleting: [String] = [], patch: String = "[]") -> StoreWrite {
-        StoreWrite(id: id, version: version, meta: Array("meta\(version)".utf8), upsertedRows: rows,
-                   deletedRowKeys: deleting, patch: Array(patch.utf8))
+        StoreWrite(
+            id: id, version: version, meta: Array("meta\(version)".utf8), upsertedRows: rows,
+            deletedRowKeys: deleting, patch: Array(patch.utf8))
     }
 
     @Test(arguments: Backend.allCases) func commitsAndLoadsRowsInOrderKeyOrder(_ backend: Backend) throws {
@@ -160,10 +162,11 @@ import Testing
         try store.commit(tests.write("a", 1, rows: [tests.row("r1", "s", "a"), tests.row("ü 2", "s", "b")]))
         try store.commit(tests.write("a", 2, rows: [tests.row("r3", "s", "ab")], deleting: ["r1"]))
         let changes = try #require(try store.changes(of: "a", after: 0))
-        #expect(changes.map(\.orderKeys) == [
-            [StoredOrderKey(rowKey: "r1", orderKey: "a"), StoredOrderKey(rowKey: "ü 2", orderKey: "b")],
-            [StoredOrderKey(rowKey: "r3", orderKey: "ab")],
-        ])
+        #expect(
+            changes.map(\.orderKeys) == [
+                [StoredOrderKey(rowKey: "r1", orderKey: "a"), StoredOrderKey(rowKey: "ü 2", orderKey: "b")],
+                [StoredOrderKey(rowKey: "r3", orderKey: "ab")],
+            ])
     }
 
     @Test(arguments: Backend.allCases) func aDeletionMustFollowTheCommittedVersion(_ backend: Backend) throws {

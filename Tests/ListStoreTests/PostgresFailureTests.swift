@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStore
 
 /// PostgreSQL stopped and started again under running stores: calls fail quickly with

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListStore
 
 /// The change feed: what one instance commits, the others hear of (LISTEN/NOTIFY after commit).
@@ -68,7 +69,8 @@ import Testing
         #expect(payloads.count > 1)
         #expect(payloads.allSatisfy { $0.utf8.count <= PendingNotifications.payloadLimit })
         let parsed = payloads.flatMap(PendingNotifications.parse)
-        #expect(Dictionary(uniqueKeysWithValues: parsed.map { ($0.id, $0.version) })
+        #expect(
+            Dictionary(uniqueKeysWithValues: parsed.map { ($0.id, $0.version) })
                 == Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0 + 1) }))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ListStore
 
 /// What only the PostgreSQL store has to show: several stores (instances) on one database.
@@ -21,11 +22,12 @@ import Testing
         let database = try TestDatabase(.postgres)
         let stores = [try database.open(), try database.open()]
         for version in 1...20 {
-            let outcomes = together(stores.indices.map { index in
-                { @Sendable in
-                    Result { try stores[index].commit(tests.write("a", version, rows: [tests.row("r\(index)", "s", "a\(index)")])) }
-                }
-            })
+            let outcomes = together(
+                stores.indices.map { index in
+                    { @Sendable in
+                        Result { try stores[index].commit(tests.write("a", version, rows: [tests.row("r\(index)", "s", "a\(index)")])) }
+                    }
+                })
             let conflicts = outcomes.compactMap { outcome -> VersionConflict? in
                 if case .failure(let conflict as VersionConflict) = outcome { return conflict } else { return nil }
             }
@@ -78,7 +80,8 @@ import Testing
         let database = try TestDatabase(.postgres)
         let connection = try PGConnection(PostgresAddress(database.postgresURL))
         try connection.execute(PostgresSchema.version1)
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO schema_version VALUES (1);
             INSERT INTO lists VALUES ('a', 4, 'm'::bytea);
             INSERT INTO rows VALUES ('a', 'r1'::bytea, 's'::bytea, 'a', '{}'::bytea), ('a', 'r2'::bytea, 's'::bytea, 'b', '{}'::bytea);

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ListStore
 
 /// How SQLite failures reach callers (`SQLiteError.storeKind`: 507, 503 or 500 over HTTP), and the
@@ -11,8 +12,8 @@ import Testing
             SQLiteError(code: code, message: "test", systemErrno: errno).storeKind
         }
         #expect(kind(SQLITE_FULL) == .full)
-        #expect(kind(SQLITE_IOERR | (19 << 8)) == .full)            // SQLITE_IOERR_SHMSIZE
-        #expect(kind(SQLITE_IOERR | (3 << 8), errno: ENOSPC) == .full) // a write that found no room
+        #expect(kind(SQLITE_IOERR | (19 << 8)) == .full)  // SQLITE_IOERR_SHMSIZE
+        #expect(kind(SQLITE_IOERR | (3 << 8), errno: ENOSPC) == .full)  // a write that found no room
         #expect(kind(SQLITE_IOERR | (3 << 8), errno: EDQUOT) == .full)
         #expect(kind(SQLITE_IOERR | (3 << 8), errno: EIO) == .unavailable)
         #expect(kind(SQLITE_IOERR) == .unavailable)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ListStore
 
 @Suite struct SchemaMigrationTests {
@@ -21,16 +22,18 @@ import Testing
         do {
             let old = try SQLiteConnection(path: database.path)
             try old.execute(Self.version1Changes)
-            try old.execute("""
+            try old.execute(
+                """
                 CREATE TABLE lists (id TEXT PRIMARY KEY, version INTEGER NOT NULL, meta BLOB NOT NULL) WITHOUT ROWID;
                 INSERT INTO lists VALUES ('a', 2, CAST('m' AS BLOB));
                 """)
         }
         let store = try SQLiteStore(path: database.path)
-        #expect(try store.changes(of: "a", after: 0) == [
-            StoredChange(version: 1, patch: Array("[1]".utf8), orderKeys: []),
-            StoredChange(version: 2, patch: Array("[2]".utf8), orderKeys: []),
-        ])
+        #expect(
+            try store.changes(of: "a", after: 0) == [
+                StoredChange(version: 1, patch: Array("[1]".utf8), orderKeys: []),
+                StoredChange(version: 2, patch: Array("[2]".utf8), orderKeys: []),
+            ])
         try store.commit(StoreWrite(id: "a", version: 3, meta: [], upsertedRows: [], deletedRowKeys: [], patch: Array("[3]".utf8)))
         #expect(try store.changes(of: "a", after: 2)?.map(\.version) == [3])
         let check = try SQLiteConnection(path: database.path)
@@ -48,7 +51,8 @@ import Testing
         let database = ListStoreTests.TemporaryDatabase()
         do {
             let old = try SQLiteConnection(path: database.path)
-            try old.execute("""
+            try old.execute(
+                """
                 CREATE TABLE lists (id TEXT PRIMARY KEY, version INTEGER NOT NULL, meta BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE rows (
                   list_id TEXT NOT NULL, row_key TEXT NOT NULL, section_key TEXT NOT NULL,
@@ -65,9 +69,11 @@ import Testing
         }
         let store = try SQLiteStore(path: database.path)
         #expect(try store.load(id: "a")?.rows.map(\.version) == [0, 0])
-        try store.commit(StoreWrite(id: "a", version: 8, meta: Array("m".utf8),
-                                    upsertedRows: [StoredRow(key: "r2", section: "s", orderKey: "b", body: Array("{}".utf8))],
-                                    deletedRowKeys: [], patch: Array("[]".utf8)))
+        try store.commit(
+            StoreWrite(
+                id: "a", version: 8, meta: Array("m".utf8),
+                upsertedRows: [StoredRow(key: "r2", section: "s", orderKey: "b", body: Array("{}".utf8))],
+                deletedRowKeys: [], patch: Array("[]".utf8)))
         #expect(try store.load(id: "a")?.rows.map(\.version) == [0, 8])
     }
 }

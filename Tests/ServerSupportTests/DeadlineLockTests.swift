@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ServerSupport
 
 /// `DeadlineLock`: the registry's per-list writer lock (issue 25: a write waits for its list at
@@ -125,7 +126,8 @@ struct DeadlineLockTests {
         #expect(finished, "a waiter never woke")
         let (overlapCount, acquiredCount, timedOutCount, lateCount) = (
             overlaps.load(ordering: .relaxed), acquired.load(ordering: .relaxed),
-            timedOut.load(ordering: .relaxed), late.load(ordering: .relaxed))
+            timedOut.load(ordering: .relaxed), late.load(ordering: .relaxed)
+        )
         #expect(overlapCount == 0)
         #expect(acquiredCount + timedOutCount == 8 * 300)
         #expect(acquiredCount > 0)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ServerSupport
 
 /// `Log.level` is process-wide, so the tests that change it run one at a time and put it back.
@@ -25,7 +26,10 @@ struct LogLevelTests {
         defer { Log.level = saved }
         Log.level = .error
         var built = 0
-        func message() -> String { built += 1; return "built" }
+        func message() -> String {
+            built += 1
+            return "built"
+        }
         Log.debug(message())
         Log.info(message())
         Log.warning(message())

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+
 #if canImport(Glibc)
 import Glibc
 import ServerSupport
@@ -9,7 +10,8 @@ import ServerSupport
 // the server arrives as an unretained `dh_cls`/`cls`, each request's state as a retained `req_cls`.
 
 /// `MHD_OPTION_URI_LOG_CALLBACK`: the first sight of a request; creates its state from the raw URI.
-func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer?
+{
     guard let cls else { return nil }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     server.metrics.requestStarted()
@@ -38,8 +40,9 @@ func accessHandlerCallback(
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestCls.pointee!).takeUnretainedValue()
     if !state.sawHeaders, let version { state.isHTTP11 = strcmp(version, "HTTP/1.1") == 0 }
-    let keep = server.handle(connection: MHDConnection(pointer: connection), state: state, method: method,
-                             uploadData: uploadData, uploadDataSize: uploadDataSize)
+    let keep = server.handle(
+        connection: MHDConnection(pointer: connection), state: state, method: method,
+        uploadData: uploadData, uploadDataSize: uploadDataSize)
     return keep ? .YES : .NO
 }
 
@@ -61,7 +64,9 @@ func streamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _
 }
 
 /// The content reader of a body that is already over (`MHDResponse.headOfStream`).
-func endOfStreamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+func endOfStreamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int)
+    -> Int
+{
     CMicroHTTPD_CONTENT_READER_END_OF_STREAM
 }
 
@@ -72,7 +77,9 @@ func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
 }
 
 /// Collects request header fields for `MHD_get_connection_values`.
-func headerIteratorCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+func headerIteratorCallback(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
     guard let cls, let key else { return .YES }
     cls.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
     return .YES
@@ -87,7 +94,8 @@ func mhdLogCallback(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CC
     guard let message else { return }
     let text = String(cString: message)
     if text.hasPrefix("Failed to send") || text.contains("closed by remote peer") || text.contains("Connection reset")
-        || text.contains("application error generating response") || text.hasPrefix("Failed to bind") {
+        || text.contains("application error generating response") || text.hasPrefix("Failed to bind")
+    {
         return
     }
     Log.warning("libmicrohttpd: \(text)")

@@ -21,8 +21,10 @@ final class FramingGuard: Sendable {
     /// - Parameters:
     ///   - connectionsPerAddress: most connections open at once from one address (0: no cap).
     ///   - connectionLimit: most connections open at once in all (0: no cap).
-    init(configuration: ServerConfiguration, connectionsPerAddress: Int, connectionLimit: Int,
-         onSweep: @escaping @Sendable (CMicroHTTPD_SweepResult) -> Void) throws {
+    init(
+        configuration: ServerConfiguration, connectionsPerAddress: Int, connectionLimit: Int,
+        onSweep: @escaping @Sendable (CMicroHTTPD_SweepResult) -> Void
+    ) throws {
         let limits = CMicroHTTPD_GuardLimits(
             max_head_bytes: UInt32(max(1024, configuration.maxRequestHeadBytes)),
             max_fields: UInt32(max(8, configuration.maxRequestHeaderFields)),
@@ -102,8 +104,9 @@ struct FramingViolation {
 
     /// The problem+json answer; the connection is closed after it.
     var error: HTTPError {
-        HTTPError(HTTPStatus(Int(CMicroHTTPD_violation_status(code))),
-                  String(cString: CMicroHTTPD_violation_detail(code)),
-                  headers: ["Connection": "close"])
+        HTTPError(
+            HTTPStatus(Int(CMicroHTTPD_violation_status(code))),
+            String(cString: CMicroHTTPD_violation_detail(code)),
+            headers: ["Connection": "close"])
     }
 }

@@ -25,7 +25,8 @@ struct MHDDaemon: @unchecked Sendable {
     ///
     /// The corresponding C function is `MHD_start_daemon` (through `CMicroHTTPD_start_daemon`).
     static func start(_ settings: Settings, framingGuard: FramingGuard, server: UnsafeMutableRawPointer) throws -> MHDDaemon {
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if settings.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let (acceptPolicy, acceptPolicyArgument) = framingGuard.acceptPolicy
@@ -43,8 +44,9 @@ struct MHDDaemon: @unchecked Sendable {
                 CMicroHTTPD_option_notify_completed(requestCompletedCallback, server),
                 CMicroHTTPD_option_end(),
             ]
-            return CMicroHTTPD_start_daemon(flags, UInt16(settings.address.port), acceptPolicy, acceptPolicyArgument,
-                                            accessHandlerCallback, server, options)
+            return CMicroHTTPD_start_daemon(
+                flags, UInt16(settings.address.port), acceptPolicy, acceptPolicyArgument,
+                accessHandlerCallback, server, options)
         }
         return MHDDaemon(pointer: try mhdCall("MHD_start_daemon") { pointer })
     }

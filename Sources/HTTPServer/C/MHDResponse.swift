@@ -69,8 +69,9 @@ enum MHDResponse {
         let response: OpaquePointer
         do {
             response = try mhdCall("MHD_create_response_from_callback") {
-                MHD_create_response_from_callback(CMicroHTTPD_SIZE_UNKNOWN, max(256, blockSize),
-                                                  streamReaderCallback, retained.toOpaque(), streamFreeCallback)
+                MHD_create_response_from_callback(
+                    CMicroHTTPD_SIZE_UNKNOWN, max(256, blockSize),
+                    streamReaderCallback, retained.toOpaque(), streamFreeCallback)
             }
         } catch {
             retained.release()

@@ -32,14 +32,17 @@ public struct CORSPolicy: Sendable {
     /// The 204 answer to a preflight from an allowed origin; nil for any other request.
     public func preflight(method: HTTPMethod, headers: HTTPHeaders) -> Response? {
         guard method == .options, headers["Access-Control-Request-Method"] != nil,
-              let origin = allowedOrigin(headers) else { return nil }
-        return Response(status: .noContent, headers: [
-            "Access-Control-Allow-Origin": origin,
-            "Access-Control-Allow-Methods": Self.allowedMethods,
-            "Access-Control-Allow-Headers": Self.allowedHeaders,
-            "Access-Control-Max-Age": Self.maxAge,
-            "Vary": "Origin",
-        ])
+            let origin = allowedOrigin(headers)
+        else { return nil }
+        return Response(
+            status: .noContent,
+            headers: [
+                "Access-Control-Allow-Origin": origin,
+                "Access-Control-Allow-Methods": Self.allowedMethods,
+                "Access-Control-Allow-Headers": Self.allowedHeaders,
+                "Access-Control-Max-Age": Self.maxAge,
+                "Vary": "Origin",
+            ])
     }
 
     /// Adds the answer's CORS headers for a request from `origin` (nil: only `Vary: Origin`).

@@ -28,7 +28,8 @@ public struct Request: Sendable {
         var target = Substring(target)
         if target.utf8.first != UInt8(ascii: "/") && (target.hasPrefix("http://") || target.hasPrefix("https://")) {
             let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
-            target = afterScheme.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+            target =
+                afterScheme.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
                 .map { afterScheme[$0...] } ?? "/"
             if target.hasPrefix("?") { target = "/" + target }
         }

@@ -15,8 +15,10 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     /// Extra header fields for the answer (e.g. `Allow` for 405, `WWW-Authenticate` for 401).
     public var headers: HTTPHeaders
 
-    public init(_ status: HTTPStatus, _ detail: String? = nil, title: String? = nil,
-                type: String = "about:blank", headers: HTTPHeaders = HTTPHeaders()) {
+    public init(
+        _ status: HTTPStatus, _ detail: String? = nil, title: String? = nil,
+        type: String = "about:blank", headers: HTTPHeaders = HTTPHeaders()
+    ) {
         self.status = status
         self.detail = detail
         self.title = title ?? status.reasonPhrase

@@ -1,4 +1,5 @@
 import ServerSupport
+
 /// A request handler: returns a response or throws (an `HTTPResponseError`, such as `HTTPError`,
 /// for answers such as 404 or 422).
 public typealias Handler = @Sendable (Request) throws -> Response
@@ -82,8 +83,9 @@ public struct Router: Sendable {
             for method in allowed where !unique.contains(method.rawValue) { unique.append(method.rawValue) }
             let allow = unique.joined(separator: ", ")
             if request.method == .options { return Response(status: .noContent, headers: ["Allow": allow]) }
-            throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(allow).",
-                            headers: ["Allow": allow])
+            throw HTTPError(
+                .methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(allow).",
+                headers: ["Allow": allow])
         }
         throw HTTPError(.notFound, "Nothing is served at \(request.path).")
     }

@@ -28,7 +28,10 @@ public struct BindAddress: Sendable {
         // Prefer IPv4 when a name resolves to both, as "localhost" usually does.
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let entry = cursor {
-            if entry.pointee.ai_family == AF_INET { info = entry.pointee; break }
+            if entry.pointee.ai_family == AF_INET {
+                info = entry.pointee
+                break
+            }
             cursor = entry.pointee.ai_next
         }
         storage = Array(UnsafeRawBufferPointer(start: info.ai_addr, count: Int(info.ai_addrlen)))

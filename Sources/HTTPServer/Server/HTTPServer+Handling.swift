@@ -13,8 +13,10 @@ extension HTTPServer {
     /// collected up to the cap; past it they are discarded and the answer is 413 when the body
     /// ends (0.9.75 refuses a response queued mid-body).
     /// - Returns: false to close the connection.
-    func handle(connection: MHDConnection, state: RequestState, method: UnsafePointer<CChar>,
-                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> Bool {
+    func handle(
+        connection: MHDConnection, state: RequestState, method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>
+    ) -> Bool {
         if !state.sawHeaders {
             state.sawHeaders = true
             if let violation = FramingViolation(code: connection.header(FramingViolation.field)) {
@@ -80,16 +82,18 @@ extension HTTPServer {
             let request = try Request(method: methodName, target: state.rawURI, headers: headers, body: state.body)
             state.body = []
             if Self.runsOffThread(methodName) {
-                offload({ [self] in
-                    defer { HeapTrim.afterRequest(bodyBytes: request.body.count) }
-                    return respondResolving(to: request)
-                }, connection: connection, state: state)
+                offload(
+                    { [self] in
+                        defer { HeapTrim.afterRequest(bodyBytes: request.body.count) }
+                        return respondResolving(to: request)
+                    }, connection: connection, state: state)
                 return true
             }
             response = respond(to: request)
             if let make = response.maker {
-                offload({ [self] in finished(make(), method: request.method, requestHeaders: request.headers) },
-                        connection: connection, state: state)
+                offload(
+                    { [self] in finished(make(), method: request.method, requestHeaders: request.headers) },
+                    connection: connection, state: state)
                 return true
             }
         } catch let error as any HTTPResponseError {
@@ -107,15 +111,18 @@ extension HTTPServer {
     }
 
     private func answerTooLarge(connection: MHDConnection, state: RequestState, method: UnsafePointer<CChar>) -> Bool {
-        let error = HTTPError(.contentTooLarge, "The request body exceeds the limit of \(configuration.maxBodyBytes) bytes.",
-                              headers: ["Connection": "close"])
+        let error = HTTPError(
+            .contentTooLarge, "The request body exceeds the limit of \(configuration.maxBodyBytes) bytes.",
+            headers: ["Connection": "close"])
         return queue(error.response, connection: connection, state: state, method: String(cString: method))
     }
 
     /// Answers a request the framing guard refused (at once, so libmicrohttpd reads no body and
     /// closes the connection after the answer).
-    private func answer(_ violation: FramingViolation, connection: MHDConnection, state: RequestState,
-                        method: UnsafePointer<CChar>) -> Bool {
+    private func answer(
+        _ violation: FramingViolation, connection: MHDConnection, state: RequestState,
+        method: UnsafePointer<CChar>
+    ) -> Bool {
         state.framingViolation = true
         return queue(violation.error.response, connection: connection, state: state, method: String(cString: method))
     }
@@ -137,8 +144,10 @@ extension HTTPServer {
     /// Queues the response; a stream's setup runs after (never for `HEAD`, which gets the
     /// stream's header fields alone). A stream's body is chunked when `chunked` (an HTTP/1.1 client),
     /// else close-delimited.
-    private func queueOrThrow(_ response: Response, connection: MHDConnection, isHead: Bool,
-                              chunked: Bool) throws -> (ResponseStream, StreamSetup)? {
+    private func queueOrThrow(
+        _ response: Response, connection: MHDConnection, isHead: Bool,
+        chunked: Bool
+    ) throws -> (ResponseStream, StreamSetup)? {
         let mhdResponse: OpaquePointer
         var stream: (ResponseStream, StreamSetup)?
         switch response.body {

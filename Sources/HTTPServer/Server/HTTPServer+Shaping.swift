@@ -1,4 +1,5 @@
 import ServerSupport
+
 extension HTTPServer {
     /// Fields a request may carry once only: a second `Authorization` or `Origin` is not quietly
     /// ignored (which one would a proxy in front have acted on?) but answered 400.
@@ -20,11 +21,13 @@ extension HTTPServer {
         }
         // A `validated` answer: a 304 from the memo when the request holds what was sent, else
         // made now and remembered.
-        let key = NotModifiedMemo.Key(target: request.rawQuery.isEmpty ? request.path : request.path + "?" + request.rawQuery,
-                                      gzip: AcceptEncoding.acceptsGzip(request.headers["Accept-Encoding"]),
-                                      identityTag: validated.etag)
+        let key = NotModifiedMemo.Key(
+            target: request.rawQuery.isEmpty ? request.path : request.path + "?" + request.rawQuery,
+            gzip: AcceptEncoding.acceptsGzip(request.headers["Accept-Encoding"]),
+            identityTag: validated.etag)
         if request.method == .get || request.method == .head,
-           var notModified = notModifiedMemo.notModified(key, ifNoneMatch: request.headers["If-None-Match"]) {
+            var notModified = notModifiedMemo.notModified(key, ifNoneMatch: request.headers["If-None-Match"])
+        {
             cors.apply(origin: cors.allowedOrigin(request.headers), to: &notModified.headers)
             return notModified
         }
@@ -51,11 +54,14 @@ extension HTTPServer {
     /// answer `Content-Length: 0`, and one of unknown length `Transfer-Encoding: chunked`).
     public static func notModified(_ response: Response, method: HTTPMethod, requestHeaders: HTTPHeaders) -> Response {
         guard method == .get || method == .head, response.status == .ok, response.maker == nil,
-              let etag = response.headers["ETag"], let condition = requestHeaders["If-None-Match"],
-              EntityTag.noneMatchNames(condition, etag), let length = response.bodyBytes?.count else { return response }
+            let etag = response.headers["ETag"], let condition = requestHeaders["If-None-Match"],
+            EntityTag.noneMatchNames(condition, etag), let length = response.bodyBytes?.count
+        else { return response }
         var headers = HTTPHeaders()
-        for field in response.headers where notModifiedFields.contains(field.name.lowercased())
-            || field.name.lowercased().hasPrefix("access-control-") {
+        for field in response.headers
+        where notModifiedFields.contains(field.name.lowercased())
+            || field.name.lowercased().hasPrefix("access-control-")
+        {
             headers.add(field.name, field.value)
         }
         var answer = Response(status: .notModified, headers: headers)

@@ -1,6 +1,7 @@
 import Dispatch
 import ServerSupport
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,12 +64,15 @@ public final class HTTPServer: Sendable {
     ///   with the system's reason; `MHDError` when libmicrohttpd fails otherwise.
     public func start() throws {
         let connectionLimit = min(configuration.connectionLimit, Self.fileDescriptorLimit() - 64)
-        let framingGuard = try FramingGuard(configuration: configuration, connectionsPerAddress: connectionsPerAddress,
-                                            connectionLimit: max(16, connectionLimit)) { [metrics, configuration] result in
+        let framingGuard = try FramingGuard(
+            configuration: configuration, connectionsPerAddress: connectionsPerAddress,
+            connectionLimit: max(16, connectionLimit)
+        ) { [metrics, configuration] result in
             metrics.slowRequestsClosed(heads: Int(result.slow_heads), bodies: Int(result.slow_bodies))
-            Log.warning("closed slow connections: \(result.slow_heads) with a request head not complete within "
-                     + "\(configuration.requestHeadTimeout) s, \(result.slow_bodies) with a body under "
-                     + "\(configuration.requestBodyMinimumRate) bytes/s")
+            Log.warning(
+                "closed slow connections: \(result.slow_heads) with a request head not complete within "
+                    + "\(configuration.requestHeadTimeout) s, \(result.slow_bodies) with a body under "
+                    + "\(configuration.requestBodyMinimumRate) bytes/s")
         }
         let sockets = try mhdCall("epoll_create1") { StreamSockets(framingGuard: framingGuard) }
         streamSockets.withLock { $0 = sockets }
@@ -105,14 +109,22 @@ public final class HTTPServer: Sendable {
     /// Streams are finished first (what their sockets take now is sent), then the daemon stops,
     /// then detached streams still open (a client not reading) are closed.
     public func shutdown() {
-        guard let running = daemon.withLock({ current -> Daemon? in defer { current = nil }; return current }) else {
+        guard
+            let running = daemon.withLock({ current -> Daemon? in
+                defer { current = nil }
+                return current
+            })
+        else {
             return
         }
         streams.closeAll()
         running.framingGuard.stopSweeping()
         waitForOffloadedHandlers(seconds: 30)
         running.mhd.stop()
-        if let sockets = streamSockets.withLock({ current -> StreamSockets? in defer { current = nil }; return current }) {
+        if let sockets = streamSockets.withLock({ current -> StreamSockets? in
+            defer { current = nil }
+            return current
+        }) {
             sockets.cancelAll()
             sockets.stop()
         }

@@ -16,7 +16,6 @@ final class NotModifiedMemo: Sendable {
         let identityTag: String
     }
 
-
     static let capacity = 4096
     /// The 304s to send (status, fields, `notModifiedLength`), without CORS fields.
     private let entries = Mutex<[Key: Response]>([:])
@@ -25,7 +24,8 @@ final class NotModifiedMemo: Sendable {
     /// names the tag that was sent.
     func notModified(_ key: Key, ifNoneMatch: String?) -> Response? {
         guard let ifNoneMatch, let notModified = entries.withLock({ $0[key] }),
-              let sent = notModified.headers["ETag"], EntityTag.noneMatchNames(ifNoneMatch, sent) else { return nil }
+            let sent = notModified.headers["ETag"], EntityTag.noneMatchNames(ifNoneMatch, sent)
+        else { return nil }
         return notModified
     }
 

@@ -1,4 +1,5 @@
 import ServerSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

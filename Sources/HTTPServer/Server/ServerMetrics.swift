@@ -48,30 +48,30 @@ public final class ServerMetrics: Sendable {
     public func prometheusText(prefix: String) -> String {
         let snapshot = counters.withLock { $0 }
         var text = """
-        # HELP \(prefix)http_responses_total HTTP responses sent, by status code.
-        # TYPE \(prefix)http_responses_total counter
+            # HELP \(prefix)http_responses_total HTTP responses sent, by status code.
+            # TYPE \(prefix)http_responses_total counter
 
-        """
+            """
         for status in snapshot.byStatus.keys.sorted() {
             text += "\(prefix)http_responses_total{status=\"\(status)\"} \(snapshot.byStatus[status]!)\n"
         }
         text += """
-        # HELP \(prefix)http_handler_seconds Time spent from request start to queued response.
-        # TYPE \(prefix)http_handler_seconds summary
-        \(prefix)http_handler_seconds_sum \(Double(snapshot.durationNanoseconds) / 1e9)
-        \(prefix)http_handler_seconds_count \(snapshot.requests)
-        # HELP \(prefix)http_requests_in_flight Requests received and not yet finished (a live stream until its head is sent).
-        # TYPE \(prefix)http_requests_in_flight gauge
-        \(prefix)http_requests_in_flight \(requestsInFlight)
-        # HELP \(prefix)http_slow_requests_closed_total Connections closed because a request head or body missed its deadline.
-        # TYPE \(prefix)http_slow_requests_closed_total counter
-        \(prefix)http_slow_requests_closed_total{part="head"} \(slowHeads.load(ordering: .relaxed))
-        \(prefix)http_slow_requests_closed_total{part="body"} \(slowBodies.load(ordering: .relaxed))
-        # HELP \(prefix)open_streams Streaming responses (SSE) currently open.
-        # TYPE \(prefix)open_streams gauge
-        \(prefix)open_streams \(openStreams)
+            # HELP \(prefix)http_handler_seconds Time spent from request start to queued response.
+            # TYPE \(prefix)http_handler_seconds summary
+            \(prefix)http_handler_seconds_sum \(Double(snapshot.durationNanoseconds) / 1e9)
+            \(prefix)http_handler_seconds_count \(snapshot.requests)
+            # HELP \(prefix)http_requests_in_flight Requests received and not yet finished (a live stream until its head is sent).
+            # TYPE \(prefix)http_requests_in_flight gauge
+            \(prefix)http_requests_in_flight \(requestsInFlight)
+            # HELP \(prefix)http_slow_requests_closed_total Connections closed because a request head or body missed its deadline.
+            # TYPE \(prefix)http_slow_requests_closed_total counter
+            \(prefix)http_slow_requests_closed_total{part="head"} \(slowHeads.load(ordering: .relaxed))
+            \(prefix)http_slow_requests_closed_total{part="body"} \(slowBodies.load(ordering: .relaxed))
+            # HELP \(prefix)open_streams Streaming responses (SSE) currently open.
+            # TYPE \(prefix)open_streams gauge
+            \(prefix)open_streams \(openStreams)
 
-        """
+            """
         return text
     }
 }

@@ -16,7 +16,8 @@ extension StaticFiles {
         for path in paths where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
             let url = base.appendingPathComponent(path)
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
-                  let data = try? Data(contentsOf: url) else { continue }
+                let data = try? Data(contentsOf: url)
+            else { continue }
             mix(path.utf8)
             mix([0])
             mix(data)

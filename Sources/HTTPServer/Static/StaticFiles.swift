@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,8 +82,10 @@ public final class StaticFiles: Sendable {
         let version = FileVersion(info)
         let etag = version.etag
         let contentType = MediaType.forFile(named: realPath)
-        let headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl,
-                                    "Content-Type": contentType, "X-Content-Type-Options": "nosniff"]
+        let headers: HTTPHeaders = [
+            "ETag": etag, "Cache-Control": cacheControl,
+            "Content-Type": contentType, "X-Content-Type-Options": "nosniff",
+        ]
         let prepared = try PreparedResponse(Response(status: .ok, headers: headers, body: bytes))
         let file = CachedFile(realPath: realPath, version: version, etag: etag, prepared: prepared)
         if size <= Self.cacheLimit { cache.withLock { $0[relative] = file } }

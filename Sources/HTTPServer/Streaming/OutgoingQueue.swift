@@ -49,8 +49,9 @@ struct OutgoingQueue {
     /// Sends as much as `socket` takes now, without blocking.
     mutating func send(to socket: Int32) -> SocketSend.Outcome {
         while count > 0 {
-            let outcome = SocketSend.send(Array(chunks[head..<min(chunks.count, head + SocketSend.maxParts)]),
-                                          skipping: offset, to: socket)
+            let outcome = SocketSend.send(
+                Array(chunks[head..<min(chunks.count, head + SocketSend.maxParts)]),
+                skipping: offset, to: socket)
             guard case .sent(let sent) = outcome else { return outcome }
             consume(sent)
             if sent == 0 { return .sent(0) }
@@ -126,8 +127,10 @@ enum SocketSend {
                 skip -= part.count
                 continue
             }
-            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: part.base.pointer! + skip),
-                                 iov_len: part.count - skip))
+            vectors.append(
+                iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: part.base.pointer! + skip),
+                    iov_len: part.count - skip))
             skip = 0
         }
         if vectors.isEmpty { return .sent(0) }

@@ -1,6 +1,7 @@
 import Dispatch
 import ServerSupport
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,8 +123,11 @@ public final class ResponseStream: Sendable {
     private static func writeChunk(_ state: inout State, _ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> StreamWriteResult {
         ChunkFraming.withHead(bytes.count) { head in
             write(&state, ChunkFraming.framedCount(bytes.count), ifQueuedAtMost: limit) { socket in
-                SocketSend.send([head, UnsafeRawBufferPointer(start: bytes.base.pointer!, count: bytes.count),
-                                 ChunkFraming.lineEnd.buffer], to: socket)
+                SocketSend.send(
+                    [
+                        head, UnsafeRawBufferPointer(start: bytes.base.pointer!, count: bytes.count),
+                        ChunkFraming.lineEnd.buffer,
+                    ], to: socket)
             } queue: { queue, sent in
                 queue.append([SharedBytes(Array(head)), bytes, ChunkFraming.lineEnd], skipping: sent)
             }

@@ -67,7 +67,8 @@ extension Section {
         collapsed: Bool = false,
         @RowsBuilder rows: () -> [Row] = { [] }
     ) {
-        self.init(key: key, header: header, footer: footer, collapsible: collapsible, collapsed: collapsed,
-                  rows: ChunkedArray(rows()))
+        self.init(
+            key: key, header: header, footer: footer, collapsible: collapsible, collapsed: collapsed,
+            rows: ChunkedArray(rows()))
     }
 }

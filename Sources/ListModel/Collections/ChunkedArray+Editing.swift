@@ -11,7 +11,7 @@ extension ChunkedArray: RangeReplaceableCollection {
     /// + group count), plus the chunks and groups the range spans.
     @inlinable
     public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
-        where C.Element == Element {
+    where C.Element == Element {
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count, "range out of bounds")
         let added = newElements.count
         if subrange.isEmpty, added == 0 { return }
@@ -53,9 +53,11 @@ extension ChunkedArray: RangeReplaceableCollection {
     /// `newElements`, and theirs from `last.end`; a result under half a chunk takes in a
     /// neighbour. The groups spanned are cut anew around the new chunks.
     @inlinable
-    mutating func recut<C: Collection>(first: (group: Int, chunk: Int, offset: Int),
-                                       last: (group: Int, chunk: Int, end: Int), with newElements: C)
-        where C.Element == Element {
+    mutating func recut<C: Collection>(
+        first: (group: Int, chunk: Int, offset: Int),
+        last: (group: Int, chunk: Int, end: Int), with newElements: C
+    )
+    where C.Element == Element {
         var lowGroup = first.group
         var highGroup = last.group
         // The chunks of the groups spanned, as one array; `low...high` are the ones cut.
@@ -149,7 +151,8 @@ extension ChunkedArray: RangeReplaceableCollection {
         if let group = groups.indices.last {
             let chunk = groups[group].chunks.count - 1
             if groups[group].chunks[chunk].elements.count < chunkSize, isKnownUniquelyReferenced(&groups[group]),
-               isKnownUniquelyReferenced(&groups[group].chunks[chunk]) {
+                isKnownUniquelyReferenced(&groups[group].chunks[chunk])
+            {
                 let owner = groups[group]
                 owner.chunks[chunk].elements.append(element)
                 owner.ends[chunk] += 1

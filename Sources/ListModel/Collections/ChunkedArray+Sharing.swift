@@ -72,7 +72,8 @@ extension ChunkedArray {
         let sourceStart = source.start(ofChunk: range.lowerBound)
         let added = source.ends[range.upperBound - 1] - sourceStart
         if let group = groups.indices.last,
-           groups[group].chunks.count + range.count <= 2 * Self.groupSize || groups[group].chunks.count < Self.groupSize / 2 {
+            groups[group].chunks.count + range.count <= 2 * Self.groupSize || groups[group].chunks.count < Self.groupSize / 2
+        {
             makeUnique(group: group)
             let owner = groups[group]
             let shift = owner.count - sourceStart
@@ -96,8 +97,9 @@ extension ChunkedArray {
             let chunk = groups[group].chunks.count - 1
             let size = groups[group].chunks[chunk].elements.count
             if size + piece.count <= 2 * chunkSize,
-               size < chunkSize / 2 || piece.count < chunkSize / 2
-                || (isKnownUniquelyReferenced(&groups[group]) && isKnownUniquelyReferenced(&groups[group].chunks[chunk])) {
+                size < chunkSize / 2 || piece.count < chunkSize / 2
+                    || (isKnownUniquelyReferenced(&groups[group]) && isKnownUniquelyReferenced(&groups[group].chunks[chunk]))
+            {
                 makeUnique(group: group, chunk: chunk)
                 groups[group].chunks[chunk].elements.append(contentsOf: piece)
                 shiftEnds(group: group, chunk: chunk, by: piece.count)
@@ -115,7 +117,8 @@ extension ChunkedArray {
         var total = 0
         for (group, groupEnd) in zip(groups, groupEnds) {
             guard group.chunks.count == group.ends.count, !group.chunks.isEmpty,
-                  group.chunks.count <= 2 * Self.groupSize else { return false }
+                group.chunks.count <= 2 * Self.groupSize
+            else { return false }
             var inGroup = 0
             for (chunk, end) in zip(group.chunks, group.ends) {
                 let size = chunk.elements.count

@@ -40,10 +40,12 @@ public struct ChunkedArray<Element> {
         @inlinable
         convenience init(_ chunks: some Collection<Chunk>) {
             var total = 0
-            self.init(chunks: Array(chunks), ends: chunks.map { chunk in
-                total += chunk.elements.count
-                return total
-            })
+            self.init(
+                chunks: Array(chunks),
+                ends: chunks.map { chunk in
+                    total += chunk.elements.count
+                    return total
+                })
         }
 
         /// The number of elements in this group.

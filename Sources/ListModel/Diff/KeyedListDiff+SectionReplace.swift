@@ -11,8 +11,8 @@ extension KeyedListDiff {
             let oldRows = match.oldRowStart[oldSection]..<match.oldRowStart[oldSection + 1]
             let newRows = match.newRowStart[newSection]..<match.newRowStart[newSection + 1]
             guard !oldRows.isEmpty || newRows.count > 1,
-                  !oldRows.contains(where: { match.oldRowNew[$0] >= 0 }),
-                  !newRows.contains(where: { match.isKept(newRow: $0) })
+                !oldRows.contains(where: { match.oldRowNew[$0] >= 0 }),
+                !newRows.contains(where: { match.isKept(newRow: $0) })
             else { continue }
             let section = new.sections[newSection]
             var rowByRow = 0

@@ -19,7 +19,7 @@ enum SameKeysDiff {
         var sectionKeys = Set<String>(minimumCapacity: new.sections.count)
         for (before, after) in zip(old.sections, new.sections) {
             guard before.rows.count == after.rows.count, before.key == after.key,
-                  sectionKeys.insert(after.key).inserted
+                sectionKeys.insert(after.key).inserted
             else { return nil }
         }
         var writer = PatchWriter()

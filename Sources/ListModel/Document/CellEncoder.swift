@@ -23,8 +23,9 @@ struct CellEncoder {
             appendString(text)
             appendString(href)
         case .image(let src, let alt, let width, let height):
-            bytes.append(CellStorage.Tag.image | (width != nil ? CellStorage.Tag.hasWidth : 0)
-                         | (height != nil ? CellStorage.Tag.hasHeight : 0))
+            bytes.append(
+                CellStorage.Tag.image | (width != nil ? CellStorage.Tag.hasWidth : 0)
+                    | (height != nil ? CellStorage.Tag.hasHeight : 0))
             appendString(src)
             appendString(alt)
             if let width { appendDouble(width) }

@@ -238,8 +238,9 @@ public struct PackedKey: Sendable {
                 }
             }
             let used = UInt64(length + 1)  // bytes that count: 1...16
-            mask = SIMD2(used >= 8 ? ~0 : (1 << (used * 8)) - 1,
-                         used <= 8 ? 0 : used >= 16 ? ~0 : (1 << ((used - 8) * 8)) - 1)
+            mask = SIMD2(
+                used >= 8 ? ~0 : (1 << (used * 8)) - 1,
+                used <= 8 ? 0 : used >= 16 ? ~0 : (1 << ((used - 8) * 8)) - 1)
             encoded = []
         } else {
             var encoder = CellEncoder()

@@ -5,8 +5,9 @@ extension DocumentReader {
     mutating func readSections(_ value: JSONValue) throws(Failure) -> [Section] {
         guard case .array(let elements) = value else { throw typeMismatch("an array of sections", value) }
         guard elements.count <= limits.maxSections else {
-            throw Failure(pointer: .root,
-                          message: "must hold at most \(limits.maxSections) sections, got \(elements.count)")
+            throw Failure(
+                pointer: .root,
+                message: "must hold at most \(limits.maxSections) sections, got \(elements.count)")
         }
         var result: [Section] = []
         result.reserveCapacity(elements.count)
@@ -22,8 +23,9 @@ extension DocumentReader {
                 let section = try within(index) { () throws(Failure) in try readSection(element, index: index) }
                 try throwRepeatedRowKey(checkingPending: false)
                 if let first = seen[section.key] {
-                    throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
-                                  message: duplicateSectionKeyMessage(section.key, firstAt: first))
+                    throw Failure(
+                        pointer: JSONPointer(tokens: [String(index), "key"]),
+                        message: duplicateSectionKeyMessage(section.key, firstAt: first))
                 }
                 seen[section.key] = index
                 result.append(section)
@@ -68,8 +70,9 @@ extension DocumentReader {
             case "collapsed": section.collapsed = try within(name) { () throws(Failure) in try bool(member) }
             case "rows":
                 guard case .array(let rows) = member else {
-                    throw Failure(pointer: JSONPointer(tokens: [name]),
-                                  message: "must be an array of rows, got \(member.typeName)")
+                    throw Failure(
+                        pointer: JSONPointer(tokens: [name]),
+                        message: "must be an array of rows, got \(member.typeName)")
                 }
                 rowsValue = rows
             default:
@@ -85,8 +88,9 @@ extension DocumentReader {
     mutating func readRow(_ value: JSONValue, section: Int, index: Int) throws(Failure) -> Row {
         let row = try readRowContent(value)
         if let first = rowPlaces.updateValue((section, index), forKey: row.key) {
-            throw Failure(pointer: JSONPointer(tokens: ["key"]),
-                          message: duplicateRowKeyMessage(row.key, firstAt: first))
+            throw Failure(
+                pointer: JSONPointer(tokens: ["key"]),
+                message: duplicateRowKeyMessage(row.key, firstAt: first))
         }
         return row
     }

@@ -114,11 +114,13 @@ extension DocumentReader {
         case (.number, _):
             throw Failure(pointer: .root, message: "must be a number \(forColumn), got \(value.typeName)")
         case (.link, _):
-            throw Failure(pointer: .root,
-                          message: "must be an object {\"text\", \"href\"} \(forColumn), got \(value.typeName)")
+            throw Failure(
+                pointer: .root,
+                message: "must be an object {\"text\", \"href\"} \(forColumn), got \(value.typeName)")
         case (.image, _):
-            throw Failure(pointer: .root,
-                          message: "must be an object {\"src\", \"alt\"} \(forColumn), got \(value.typeName)")
+            throw Failure(
+                pointer: .root,
+                message: "must be an object {\"src\", \"alt\"} \(forColumn), got \(value.typeName)")
         }
     }
 
@@ -150,8 +152,9 @@ extension DocumentReader {
     func text(_ value: JSONValue, _ string: String) throws(Failure) -> String {
         let bytes = string.utf8.count
         guard bytes <= ListDocument.maxStringBytes else {
-            throw Failure(pointer: .root,
-                          message: "must be at most \(ListDocument.maxStringBytes) UTF-8 bytes, got \(bytes)")
+            throw Failure(
+                pointer: .root,
+                message: "must be at most \(ListDocument.maxStringBytes) UTF-8 bytes, got \(bytes)")
         }
         return string
     }
@@ -180,16 +183,20 @@ extension DocumentReader {
         guard case .string(let url) = value else { throw typeMismatch("a URL string", value) }
         let bytes = url.utf8
         guard bytes.count <= ListDocument.maxURLBytes else {
-            throw Failure(pointer: .root,
-                          message: "must be at most \(ListDocument.maxURLBytes) bytes, got \(bytes.count)")
+            throw Failure(
+                pointer: .root,
+                message: "must be at most \(ListDocument.maxURLBytes) bytes, got \(bytes.count)")
         }
         for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F {
-            throw Failure(pointer: .root,
-                          message: "must not contain control characters, found U+\(hex4(UInt32(byte))) at byte \(offset)")
+            throw Failure(
+                pointer: .root,
+                message: "must not contain control characters, found U+\(hex4(UInt32(byte))) at byte \(offset)")
         }
         if let scheme = urlScheme(bytes), !["http", "https", "mailto"].contains(scheme.lowercased()) {
-            throw Failure(pointer: .root, message:
-                "the URL scheme \(quotedKey(scheme)) is not allowed; use http, https, mailto or a relative URL")
+            throw Failure(
+                pointer: .root,
+                message:
+                    "the URL scheme \(quotedKey(scheme)) is not allowed; use http, https, mailto or a relative URL")
         }
         return url
     }

@@ -20,9 +20,10 @@ extension ListDocument {
 extension Column {
     /// `{"key", "title", "kind"}`.
     public var json: JSONValue {
-        .object(JSONObject(uniqueMembers: [
-            ("key", .string(key)), ("title", .string(title)), ("kind", .string(kind.rawValue)),
-        ]))
+        .object(
+            JSONObject(uniqueMembers: [
+                ("key", .string(key)), ("title", .string(title)), ("kind", .string(kind.rawValue)),
+            ]))
     }
 }
 
@@ -35,14 +36,15 @@ extension Section {
 
     /// The canonical form with each row's cells in the order of `columns`.
     public func json(columns: [Column]?) -> JSONValue {
-        .object(JSONObject(uniqueMembers: [
-            ("key", .string(key)),
-            ("header", header.map(JSONValue.string) ?? .null),
-            ("footer", footer.map(JSONValue.string) ?? .null),
-            ("collapsible", .bool(collapsible)),
-            ("collapsed", .bool(collapsed)),
-            ("rows", .array(rows.map { $0.json(columns: columns) })),
-        ]))
+        .object(
+            JSONObject(uniqueMembers: [
+                ("key", .string(key)),
+                ("header", header.map(JSONValue.string) ?? .null),
+                ("footer", footer.map(JSONValue.string) ?? .null),
+                ("collapsible", .bool(collapsible)),
+                ("collapsed", .bool(collapsed)),
+                ("rows", .array(rows.map { $0.json(columns: columns) })),
+            ]))
     }
 }
 

@@ -100,8 +100,9 @@ struct DocumentReader {
                     doc.estimatedRowHeight = try within(name) { () throws(Failure) in try rowHeight(member) }
                 }
             default:
-                throw unknownMember(name, of: "a list document",
-                                    allowed: "title, columns, sections, emptyText, state, rowHeight, estimatedRowHeight")
+                throw unknownMember(
+                    name, of: "a list document",
+                    allowed: "title, columns, sections, emptyText, state, rowHeight, estimatedRowHeight")
             }
         }
         guard let title else { throw missing("title", of: "a list document") }
@@ -127,8 +128,9 @@ struct DocumentReader {
         for (index, element) in elements.enumerated() {
             let column = try within(index) { () throws(Failure) in try readColumn(element) }
             if let first = seen[column.key] {
-                throw Failure(pointer: JSONPointer(tokens: [String(index), "key"]),
-                              message: "duplicate column key \(quotedKey(column.key)), also at /columns/\(first)/key")
+                throw Failure(
+                    pointer: JSONPointer(tokens: [String(index), "key"]),
+                    message: "duplicate column key \(quotedKey(column.key)), also at /columns/\(first)/key")
             }
             seen[column.key] = index
             result.append(column)
@@ -182,8 +184,10 @@ struct DocumentReader {
             throw typeMismatch("a number from \(format(range.lowerBound)) to \(format(range.upperBound))", value)
         }
         guard range.contains(number) else {
-            throw Failure(pointer: .root, message:
-                "must be a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got \(format(number))")
+            throw Failure(
+                pointer: .root,
+                message:
+                    "must be a number from \(format(range.lowerBound)) to \(format(range.upperBound)), got \(format(number))")
         }
         return number
     }

@@ -111,8 +111,9 @@ public struct Section: Sendable, Equatable {
         key: String, header: String? = nil, footer: String? = nil,
         collapsible: Bool = false, collapsed: Bool = false, rows: [Row]
     ) {
-        self.init(key: key, header: header, footer: footer, collapsible: collapsible, collapsed: collapsed,
-                  rows: ChunkedArray(rows))
+        self.init(
+            key: key, header: header, footer: footer, collapsible: collapsible, collapsed: collapsed,
+            rows: ChunkedArray(rows))
     }
 }
 

@@ -35,7 +35,10 @@ func duplicateSectionKeyMessage(_ key: String, firstAt first: Int) -> String {
 func quotedKey(_ text: String) -> String {
     var out = "\""
     for (index, scalar) in text.unicodeScalars.enumerated() {
-        if index == 64 { out += "…"; break }
+        if index == 64 {
+            out += "…"
+            break
+        }
         switch scalar {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"

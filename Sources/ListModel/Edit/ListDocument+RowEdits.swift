@@ -38,7 +38,9 @@ extension ListDocument {
     ///
     /// The rows' keys must be new to the list and distinct from each other; the anchor row of
     /// `.before`/`.after` must be in that section.
-    public mutating func insertRows(_ newRows: [Row], inSection sectionKey: String, at position: RowInsertPosition = .end) throws(ListEditError) {
+    public mutating func insertRows(_ newRows: [Row], inSection sectionKey: String, at position: RowInsertPosition = .end)
+        throws(ListEditError)
+    {
         guard let sectionIndex = sections.firstIndex(where: { $0.key == sectionKey }) else {
             throw .notFound("There is no section with key \(quotedKey(sectionKey)).")
         }

@@ -27,8 +27,9 @@ extension IndexedList {
         guard let keys = layout.keys(from: self, maxKeyLength: maxKeyLength) else {
             // A new key would be too long: every row is keyed afresh, and so written again.
             let list = IndexedList(document: layout.document)
-            return IndexedRowEdit(list: list, patch: livePatch, writtenRowKeys: list.rowKeys,
-                                  removedRowKeys: removedKeys(keeping: list))
+            return IndexedRowEdit(
+                list: list, patch: livePatch, writtenRowKeys: list.rowKeys,
+                removedRowKeys: removedKeys(keeping: list))
         }
         let list = IndexedList(unchecked: layout.document, orderKeys: keys.orderKeys, orderKeyMap: keys.map)
         return IndexedRowEdit(list: list, patch: livePatch, writtenRowKeys: keys.written, removedRowKeys: keys.removed)

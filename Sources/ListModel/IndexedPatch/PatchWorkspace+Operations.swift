@@ -81,7 +81,8 @@ extension PatchWorkspace {
         let tokens = path.tokens
         guard let first = tokens.first else { throw JSONPointerError(message: "\"\": cannot remove the whole document") }
         guard let sectionCount = sections?.count, isToken(first, "sections") else {
-            return .json(try withMembers { (object: inout JSONValue) throws(JSONPointerError) in try path.removeValue(in: &object, below: 0) })
+            return .json(
+                try withMembers { (object: inout JSONValue) throws(JSONPointerError) in try path.removeValue(in: &object, below: 0) })
         }
         if tokens.count == 1 {
             let taken = sections!
@@ -103,9 +104,10 @@ extension PatchWorkspace {
                 section = .json(.null)  // so that `edited` is not shared while it changes
                 defer { section = .structured(edited) }
                 guard edited.rows != nil, isToken(tokens[2], "rows") else {
-                    return .json(try edited.withMembers { (object: inout JSONValue) throws(JSONPointerError) in
-                        try path.removeValue(in: &object, below: 2)
-                    })
+                    return .json(
+                        try edited.withMembers { (object: inout JSONValue) throws(JSONPointerError) in
+                            try path.removeValue(in: &object, below: 2)
+                        })
                 }
                 if tokens.count == 3 {
                     let rows = edited.rows!
@@ -228,8 +230,10 @@ extension PatchWorkspace {
         }
     }
 
-    private static func put(_ value: JSONValue, in subtree: inout JSONValue, at path: JSONPointer, below depth: Int,
-                     replacing: Bool) throws(JSONPointerError) {
+    private static func put(
+        _ value: JSONValue, in subtree: inout JSONValue, at path: JSONPointer, below depth: Int,
+        replacing: Bool
+    ) throws(JSONPointerError) {
         if replacing {
             try path.replaceValue(value, in: &subtree, below: depth)
         } else {

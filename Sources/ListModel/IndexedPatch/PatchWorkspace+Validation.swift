@@ -12,7 +12,7 @@ extension PatchWorkspace {
         guard whole == nil else { return nil }
         var (document, sectionsValue) = try reader.header(members)
         guard document.columns.count == oldColumns.count,
-              zip(document.columns, oldColumns).allSatisfy({ utf8Equal($0.key, $1.key) && $0.kind == $1.kind })
+            zip(document.columns, oldColumns).allSatisfy({ utf8Equal($0.key, $1.key) && $0.kind == $1.kind })
         else { return nil }
         let slots: [SectionSlot]
         if let sections {
@@ -26,8 +26,9 @@ extension PatchWorkspace {
             slots = []
         }
         guard slots.count <= limits.maxSections else {
-            throw ListDocumentError(pointer: JSONPointer(tokens: ["sections"]),
-                                    message: "must hold at most \(limits.maxSections) sections, got \(slots.count)")
+            throw ListDocumentError(
+                pointer: JSONPointer(tokens: ["sections"]),
+                message: "must hold at most \(limits.maxSections) sections, got \(slots.count)")
         }
         var walk = ValidationWalk(workspace: self, slots: slots, reader: reader)
         var sources: [PatchedLayout.SectionSource] = []
@@ -37,8 +38,9 @@ extension PatchWorkspace {
         for (index, slot) in slots.enumerated() {
             let (section, source) = try walk.section(slot, at: index)
             if let first = seen.updateValue(index, forKey: section.key) {
-                throw ListDocumentError(pointer: JSONPointer(tokens: ["sections", String(index), "key"]),
-                                        message: duplicateSectionKeyMessage(section.key, firstAt: first))
+                throw ListDocumentError(
+                    pointer: JSONPointer(tokens: ["sections", String(index), "key"]),
+                    message: duplicateSectionKeyMessage(section.key, firstAt: first))
             }
             document.sections.append(section)
             sources.append(source)
@@ -80,7 +82,8 @@ private struct ValidationWalk {
 
     /// Validates section slot `index`; returns the section and where its rows came from.
     mutating func section(_ slot: PatchWorkspace.SectionSlot, at index: Int) throws(ListDocumentError)
-        -> (Section, PatchedLayout.SectionSource) {
+        -> (Section, PatchedLayout.SectionSource)
+    {
         do {
             switch slot {
             case .original(let origin):
@@ -108,7 +111,8 @@ private struct ValidationWalk {
 
     /// Reads rows given as JSON (all new to the list's structure).
     mutating func readRows(_ elements: [JSONValue], section: Int, into target: inout Section) throws(ListDocumentError)
-        -> [PatchedLayout.RowSource] {
+        -> [PatchedLayout.RowSource]
+    {
         target.rows.reserveCapacity(elements.count)
         var items: [PatchedLayout.RowSource] = []
         items.reserveCapacity(elements.count)
@@ -123,7 +127,8 @@ private struct ValidationWalk {
     /// Reads the tracked rows of an old section: runs are checked for the limit and the
     /// duplicates ahead only; moved old rows for duplicates; the rest read as JSON.
     mutating func readRows(_ rows: WorkingRows, section: Int, into target: inout Section) throws(ListDocumentError)
-        -> [PatchedLayout.RowSource] {
+        -> [PatchedLayout.RowSource]
+    {
         target.rows.reserveCapacity(rows.count)
         var items: [PatchedLayout.RowSource] = []
         var index = 0

@@ -54,8 +54,9 @@ extension PatchedLayout {
         member("emptyText", old.emptyText.map(JSONValue.string), document.emptyText.map(JSONValue.string))
         member("state", old.state?.json, document.state?.json)
         member("rowHeight", old.rowHeight.map(JSONValue.number), document.rowHeight.map(JSONValue.number))
-        member("estimatedRowHeight", old.estimatedRowHeight.map(JSONValue.number),
-               document.estimatedRowHeight.map(JSONValue.number))
+        member(
+            "estimatedRowHeight", old.estimatedRowHeight.map(JSONValue.number),
+            document.estimatedRowHeight.map(JSONValue.number))
     }
 
     /// A kept section's own members.
@@ -75,8 +76,10 @@ extension PatchedLayout {
     /// The rows of a kept section: its old rows that stay in order are anchors; between two
     /// anchors, old rows are removed and new ones added, except rows that keep their key and
     /// place there, which get the operations for what changed in them.
-    private func writeRows(of source: SectionSource, origin: Int, at index: Int, list: IndexedList,
-                           into writer: inout PatchWriter, rowWriter: inout RowChangeWriter) {
+    private func writeRows(
+        of source: SectionSource, origin: Int, at index: Int, list: IndexedList,
+        into writer: inout PatchWriter, rowWriter: inout RowChangeWriter
+    ) {
         let oldRows = list.document.sections[origin].rows
         let newRows = document.sections[index].rows
         // Anchors: runs of this section's own old rows, in an increasing order.
@@ -86,10 +89,11 @@ extension PatchedLayout {
             if case .run(let section, _) = row, section == origin { runStarts.append((item, newStart)) }
             newStart += row.count
         }
-        let order = longestIncreasingSubsequence(runStarts.map { entry -> Int in
-            guard case .run(_, let rows) = source.items[entry.item] else { return 0 }
-            return rows.lowerBound
-        })
+        let order = longestIncreasingSubsequence(
+            runStarts.map { entry -> Int in
+                guard case .run(_, let rows) = source.items[entry.item] else { return 0 }
+                return rows.lowerBound
+            })
         // (old range, new range) of each anchor, in order.
         var anchors: [(old: Range<Int>, new: Range<Int>)] = []
         for position in order {
@@ -103,26 +107,32 @@ extension PatchedLayout {
         for anchor in ([(old: 0..<0, new: 0..<0)] + anchors).reversed() {
             let old = anchor.old.upperBound..<gapEnds.old
             let new = anchor.new.upperBound..<gapEnds.new
-            writeGap(old: old, new: new, oldRows: oldRows, newRows: newRows, section: index,
-                     into: &writer, rowWriter: &rowWriter)
+            writeGap(
+                old: old, new: new, oldRows: oldRows, newRows: newRows, section: index,
+                into: &writer, rowWriter: &rowWriter)
             gapEnds = (anchor.old.lowerBound, anchor.new.lowerBound)
         }
     }
 
     /// Old rows `old` become new rows `new`, at old index `old.lowerBound` of section `section`.
-    private func writeGap(old: Range<Int>, new: Range<Int>, oldRows: ChunkedArray<Row>, newRows: ChunkedArray<Row>, section: Int,
-                          into writer: inout PatchWriter, rowWriter: inout RowChangeWriter) {
+    private func writeGap(
+        old: Range<Int>, new: Range<Int>, oldRows: ChunkedArray<Row>, newRows: ChunkedArray<Row>, section: Int,
+        into writer: inout PatchWriter, rowWriter: inout RowChangeWriter
+    ) {
         guard !old.isEmpty || !new.isEmpty else { return }
         var prefix = 0
         while prefix < min(old.count, new.count),
-              utf8Equal(oldRows[old.lowerBound + prefix].key, newRows[new.lowerBound + prefix].key) { prefix += 1 }
+            utf8Equal(oldRows[old.lowerBound + prefix].key, newRows[new.lowerBound + prefix].key)
+        { prefix += 1 }
         var suffix = 0
         while suffix < min(old.count, new.count) - prefix,
-              utf8Equal(oldRows[old.upperBound - 1 - suffix].key, newRows[new.upperBound - 1 - suffix].key) { suffix += 1 }
+            utf8Equal(oldRows[old.upperBound - 1 - suffix].key, newRows[new.upperBound - 1 - suffix].key)
+        { suffix += 1 }
         for offset in (0..<suffix).reversed() {
             let oldIndex = old.upperBound - 1 - offset
-            rowWriter.append(from: oldRows[oldIndex], to: newRows[new.upperBound - 1 - offset], compareCells: true,
-                             section: section, row: oldIndex, columns: document.columns, into: &writer)
+            rowWriter.append(
+                from: oldRows[oldIndex], to: newRows[new.upperBound - 1 - offset], compareCells: true,
+                section: section, row: oldIndex, columns: document.columns, into: &writer)
         }
         for oldIndex in (old.lowerBound + prefix..<old.upperBound - suffix).reversed() {
             writer.remove(.row(section, oldIndex))
@@ -131,8 +141,9 @@ extension PatchedLayout {
             writer.add(.row(section, old.lowerBound + prefix + offset), newRows[newIndex].json(columns: document.columns), valueSize: 0)
         }
         for offset in 0..<prefix {
-            rowWriter.append(from: oldRows[old.lowerBound + offset], to: newRows[new.lowerBound + offset], compareCells: true,
-                             section: section, row: old.lowerBound + offset, columns: document.columns, into: &writer)
+            rowWriter.append(
+                from: oldRows[old.lowerBound + offset], to: newRows[new.lowerBound + offset], compareCells: true,
+                section: section, row: old.lowerBound + offset, columns: document.columns, into: &writer)
         }
     }
 }

@@ -107,8 +107,10 @@ extension PatchedLayout {
     /// Appends to `written` the rows the store must write: rows with new keys, rows in another
     /// section than before, and changed rows; gives rows with new keys (`fresh` per item; none
     /// when empty) their keys in `map`.
-    func collectWritten(_ items: [Item], list: IndexedList, fresh: [Bool], keys: ChunkedArray<OrderKey>,
-                        into written: inout [String], map: inout OrderKeyMap) {
+    func collectWritten(
+        _ items: [Item], list: IndexedList, fresh: [Bool], keys: ChunkedArray<OrderKey>,
+        into written: inout [String], map: inout OrderKeyMap
+    ) {
         var itemIndex = 0
         var position = 0
         for (sectionIndex, section) in sections.enumerated() {
@@ -147,7 +149,10 @@ extension PatchedLayout {
         var increasing = true
         for item in items {
             guard let start = item.oldStart else { continue }
-            guard start > last else { increasing = false; break }
+            guard start > last else {
+                increasing = false
+                break
+            }
             last = start + item.count - 1
         }
         if increasing {

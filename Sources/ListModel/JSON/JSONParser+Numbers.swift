@@ -65,10 +65,18 @@ extension JSONParser {
 
     @inline(__always)
     private func accumulate(_ digit: UInt8, into mantissa: inout UInt64, exact: inout Bool, dropped: inout Int) {
-        guard exact else { dropped += 1; return }
+        guard exact else {
+            dropped += 1
+            return
+        }
         let (times10, o1) = mantissa.multipliedReportingOverflow(by: 10)
         let (sum, o2) = times10.addingReportingOverflow(UInt64(digit &- UInt8(ascii: "0")))
-        if o1 || o2 { exact = false; dropped += 1 } else { mantissa = sum }
+        if o1 || o2 {
+            exact = false
+            dropped += 1
+        } else {
+            mantissa = sum
+        }
     }
 }
 

@@ -55,7 +55,10 @@ extension JSONWriter {
 
     /// Writes a number: exact integers as digits, the rest in Swift's shortest round-trip form.
     mutating func writeNumber(_ value: Double) {
-        guard value.isFinite else { write("null"); return }
+        guard value.isFinite else {
+            write("null")
+            return
+        }
         if value == value.rounded(.towardZero) && abs(value) <= 9_007_199_254_740_992 {
             writeInteger(Int64(value))
             return

@@ -17,8 +17,9 @@ extension Cursor {
         let order = Array(orderKey.rawValue.utf8)
         let row = Array(rowKey.utf8)
         let section = Array((sectionKey ?? "").utf8)
-        precondition(order.count <= Self.maxOrderKeyBytes && (1...256).contains(row.count) && section.count <= 256,
-                     "cursor keys out of range")
+        precondition(
+            order.count <= Self.maxOrderKeyBytes && (1...256).contains(row.count) && section.count <= 256,
+            "cursor keys out of range")
         var bytes: [UInt8] = [Self.version, UInt8(order.count >> 8), UInt8(order.count & 0xFF)]
         bytes += order
         bytes.append(UInt8(row.count - 1))
@@ -55,8 +56,8 @@ extension Cursor {
         guard sectionLength <= 256, sectionLengthIndex + 2 + sectionLength == body.count else { throw .malformed }
         let orderKey = OrderKey(rawValue: String(decoding: bytes[3..<rowLengthIndex], as: UTF8.self))
         guard orderKey.isWellFormed,
-              let rowKey = String(validating: bytes[(rowLengthIndex + 1)..<sectionLengthIndex], as: UTF8.self),
-              let sectionKey = String(validating: bytes[(sectionLengthIndex + 2)..<body.count], as: UTF8.self)
+            let rowKey = String(validating: bytes[(rowLengthIndex + 1)..<sectionLengthIndex], as: UTF8.self),
+            let sectionKey = String(validating: bytes[(sectionLengthIndex + 2)..<body.count], as: UTF8.self)
         else { throw .malformed }
         self.init(orderKey: orderKey, rowKey: rowKey, sectionKey: sectionKey.isEmpty ? nil : sectionKey)
     }
@@ -64,8 +65,10 @@ extension Cursor {
 
 /// Why a cursor's text was rejected. Two errors are equal when they are of the same kind.
 public struct CursorError: Error, Sendable, Hashable, CustomStringConvertible {
-    enum Kind: Hashable { case empty, tooLong, invalidCharacter, invalidLength, truncated, checksumMismatch,
-                               unsupportedVersion, malformed, otherView }
+    enum Kind: Hashable {
+        case empty, tooLong, invalidCharacter, invalidLength, truncated, checksumMismatch,
+            unsupportedVersion, malformed, otherView
+    }
     let kind: Kind
     public let description: String
 
@@ -141,7 +144,8 @@ func base64URLDecoded(_ characters: [UInt8]) throws(CursorError) -> [UInt8] {
     bytes.reserveCapacity(values.count * 3 / 4)
     var index = 0
     while index + 4 <= values.count {
-        let n = UInt32(values[index]) << 18 | UInt32(values[index + 1]) << 12
+        let n =
+            UInt32(values[index]) << 18 | UInt32(values[index + 1]) << 12
             | UInt32(values[index + 2]) << 6 | UInt32(values[index + 3])
         bytes += [UInt8(n >> 16), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)]
         index += 4

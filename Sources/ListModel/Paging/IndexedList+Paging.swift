@@ -60,7 +60,8 @@ extension IndexedList {
         let first = position > 0 ? location(ofPosition: position - 1).section + 1 : 0
         var last = first
         while last <= cursorSection, document.sections[last].rows.isEmpty,
-              sectionStarts[last] == position {
+            sectionStarts[last] == position
+        {
             last += 1
         }
         return first..<last

@@ -51,8 +51,10 @@ extension PatchedLayout {
         renamed.sort { $0.position < $1.position }
         let items = items(in: list)
         let total = items.reduce(0) { $0 + $1.count }
-        let inPlace = renamed.isEmpty && total == list.rowCount
-            && items.allSatisfy { $0.oldStart != nil } && zip(items, items.dropFirst()).allSatisfy { $0.oldStart! + $0.count == $1.oldStart! }
+        let inPlace =
+            renamed.isEmpty && total == list.rowCount
+            && items.allSatisfy { $0.oldStart != nil }
+            && zip(items, items.dropFirst()).allSatisfy { $0.oldStart! + $0.count == $1.oldStart! }
             && (items.first?.oldStart ?? 0) == 0
         var map = list.orderKeyMap
         let keys: ChunkedArray<OrderKey>

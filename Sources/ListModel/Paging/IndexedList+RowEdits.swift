@@ -28,11 +28,13 @@ extension IndexedList {
         newDocument.sections[section].rows[index] = row
         var writer = PatchWriter()
         var changes = RowChangeWriter()
-        changes.append(from: old, to: row, compareCells: true, section: section, row: index,
-                       columns: document.columns, into: &writer)
+        changes.append(
+            from: old, to: row, compareCells: true, section: section, row: index,
+            columns: document.columns, into: &writer)
         let list = IndexedList(unchecked: newDocument, orderKeys: orderKeys, orderKeyMap: orderKeyMap)
-        return IndexedRowEdit(list: list, patch: JSONPatch(operations: writer.operations),
-                              writtenRowKeys: old == row ? [] : [row.key], removedRowKeys: [])
+        return IndexedRowEdit(
+            list: list, patch: JSONPatch(operations: writer.operations),
+            writtenRowKeys: old == row ? [] : [row.key], removedRowKeys: [])
     }
 
     /// Removes the row with this key; the other rows keep their order keys.
@@ -54,13 +56,17 @@ extension IndexedList {
     /// `ListDocument.insertRows`). The new rows get order keys between their neighbours';
     /// no other row is renumbered, except in `updated(to:)`'s one case (keys grown too long
     /// after thousands of inserts at one spot), where the list is re-keyed as it does.
-    public func insertingRows(_ newRows: [Row], inSection target: String,
-                              at insertion: RowInsertPosition = .end) throws(ListEditError) -> IndexedRowEdit {
+    public func insertingRows(
+        _ newRows: [Row], inSection target: String,
+        at insertion: RowInsertPosition = .end
+    ) throws(ListEditError) -> IndexedRowEdit {
         try insertingRows(newRows, inSection: target, at: insertion, maxKeyLength: Cursor.maxOrderKeyBytes)
     }
 
-    func insertingRows(_ newRows: [Row], inSection target: String, at insertion: RowInsertPosition,
-                       maxKeyLength: Int) throws(ListEditError) -> IndexedRowEdit {
+    func insertingRows(
+        _ newRows: [Row], inSection target: String, at insertion: RowInsertPosition,
+        maxKeyLength: Int
+    ) throws(ListEditError) -> IndexedRowEdit {
         guard let section = sectionIndexes[target] else { throw .notFound("There is no section with key \(quotedKey(target)).") }
         var seen = Set<String>()
         for row in newRows {
@@ -75,7 +81,8 @@ extension IndexedList {
             index = document.sections[section].rows.count
         case .before(let anchor), .after(let anchor):
             guard let anchorPosition = self.position(ofRow: anchor),
-                  location(ofPosition: anchorPosition).section == section else {
+                location(ofPosition: anchorPosition).section == section
+            else {
                 throw .notFound("There is no row with key \(quotedKey(anchor)) in section \(quotedKey(target)).")
             }
             let anchorIndex = anchorPosition - sectionStarts[section]
@@ -92,8 +99,9 @@ extension IndexedList {
         let written = newRows.map(\.key)
 
         let position = sectionStarts[section] + index
-        let fresh = OrderKey.keys(between: position > 0 ? orderKeys[position - 1] : nil,
-                                  position < orderKeys.count ? orderKeys[position] : nil, count: newRows.count)
+        let fresh = OrderKey.keys(
+            between: position > 0 ? orderKeys[position - 1] : nil,
+            position < orderKeys.count ? orderKeys[position] : nil, count: newRows.count)
         if fresh.contains(where: { $0.rawValue.utf8.count > maxKeyLength }) {
             // Every row is re-keyed: each must be written again with its new order key.
             let list = updated(to: newDocument, maxKeyLength: maxKeyLength)
@@ -160,7 +168,8 @@ extension IndexedList {
         }
         let removal = try removingRow(key: key)
         let inserted = try removal.list.insertingRows([row], inSection: section, at: insertion)
-        return IndexedRowEdit(list: inserted.list, patch: JSONPatch(operations: removal.patch.operations + inserted.patch.operations),
-                              writtenRowKeys: inserted.writtenRowKeys, removedRowKeys: [])
+        return IndexedRowEdit(
+            list: inserted.list, patch: JSONPatch(operations: removal.patch.operations + inserted.patch.operations),
+            writtenRowKeys: inserted.writtenRowKeys, removedRowKeys: [])
     }
 }

@@ -10,7 +10,7 @@ extension IndexedList {
     /// what it touches, this case included; the server uses it.)
     public func rowEdit(applying patch: JSONPatch) -> IndexedRowEdit? {
         guard let first = patch.operations.first,
-              let (section, index) = Self.rowAddress(of: first.path)
+            let (section, index) = Self.rowAddress(of: first.path)
         else { return nil }
         var relative: [JSONPatchOperation] = []
         relative.reserveCapacity(patch.operations.count)
@@ -21,8 +21,8 @@ extension IndexedList {
         guard section < document.sections.count, index < document.sections[section].rows.count else { return nil }
         let row = document.sections[section].rows[index]
         guard let patched = try? JSONPatch(operations: relative).apply(to: row.json(columns: document.columns)),
-              let edited = try? Row(json: patched, columns: document.columns),
-              edited.key == row.key
+            let edited = try? Row(json: patched, columns: document.columns),
+            edited.key == row.key
         else { return nil }
         return try? replacingRow(edited)
     }
@@ -31,7 +31,7 @@ extension IndexedList {
     private static func rowAddress(of pointer: JSONPointer) -> (section: Int, row: Int)? {
         let tokens = pointer.tokens
         guard tokens.count > 4, tokens[0] == "sections", tokens[2] == "rows",
-              let section = JSONPointer.arrayIndex(tokens[1]), let row = JSONPointer.arrayIndex(tokens[3])
+            let section = JSONPointer.arrayIndex(tokens[1]), let row = JSONPointer.arrayIndex(tokens[3])
         else { return nil }
         return (section, row)
     }

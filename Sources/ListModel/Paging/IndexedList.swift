@@ -54,8 +54,10 @@ public struct IndexedList: Sendable {
 
     /// A list from keys known to fit; the row-key map is computed unless given (with `versions`
     /// by flattened position, else version 0 for every row).
-    init(unchecked document: ListDocument, orderKeys: ChunkedArray<OrderKey>, orderKeyMap knownMap: OrderKeyMap? = nil,
-         versions: [Int]? = nil) {
+    init(
+        unchecked document: ListDocument, orderKeys: ChunkedArray<OrderKey>, orderKeyMap knownMap: OrderKeyMap? = nil,
+        versions: [Int]? = nil
+    ) {
         self.document = document
         self.orderKeys = orderKeys
         if let knownMap {

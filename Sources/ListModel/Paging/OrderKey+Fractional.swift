@@ -211,7 +211,8 @@ func betweenDigits(_ lower: Digits?, _ upper: Digits?) -> [UInt8] {
             return lower.integer + midpointFraction(lower.fraction, upper.fraction)
         }
         if let next = incremented(lower.integer), next != upper.integer || !upper.fraction.isEmpty,
-           next.lexicographicallyPrecedes(upper.integer) || next == upper.integer {
+            next.lexicographicallyPrecedes(upper.integer) || next == upper.integer
+        {
             return next
         }
         return lower.integer + midpointFraction(lower.fraction, nil)

@@ -69,7 +69,10 @@ extension JSONPointer {
     /// `start` tokens (0: the whole document); errors name the whole pointer, as they do when
     /// the patch applies to the whole document. A pointer of `start` tokens replaces `subtree`.
     func addValue(_ value: JSONValue, in subtree: inout JSONValue, below start: Int) throws(JSONPointerError) {
-        guard let token = lastToken, tokens.count > start else { subtree = value; return }
+        guard let token = lastToken, tokens.count > start else {
+            subtree = value
+            return
+        }
         let depth = tokens.count - 1
         try modify(&subtree, depth: start, stop: depth) { (container: inout JSONValue) throws(JSONPointerError) in
             if var object = container.takeObject() {

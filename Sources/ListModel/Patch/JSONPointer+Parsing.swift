@@ -15,7 +15,10 @@ extension JSONPointer: CustomStringConvertible, ExpressibleByStringLiteral {
     /// Throws for a non-empty pointer that does not start with `/`, and for a `~` not followed
     /// by `0` or `1`.
     public init(parsing string: String) throws(JSONPointerError) {
-        guard !string.isEmpty else { self.init(tokens: []); return }
+        guard !string.isEmpty else {
+            self.init(tokens: [])
+            return
+        }
         let bytes = Array(string.utf8)
         guard bytes[0] == UInt8(ascii: "/") else {
             throw JSONPointerError(message: "\(quoted(string)): a JSON Pointer must be empty or start with \"/\"")

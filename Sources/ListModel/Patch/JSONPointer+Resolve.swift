@@ -38,7 +38,8 @@ extension JSONPointer {
     /// Runs `body` on the container of the value this pointer refers to, in place; not for the root.
     ///
     /// Errors on the way name the whole pointer.
-    func modifyParent<R>(_ document: inout JSONValue, _ body: (inout JSONValue) throws(JSONPointerError) -> R) throws(JSONPointerError) -> R {
+    func modifyParent<R>(_ document: inout JSONValue, _ body: (inout JSONValue) throws(JSONPointerError) -> R) throws(JSONPointerError) -> R
+    {
         try modify(&document, depth: 0, stop: tokens.count - 1, body)
     }
 

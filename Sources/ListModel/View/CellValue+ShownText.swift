@@ -57,7 +57,10 @@ extension CellValue {
                     bytes(text)
                 } else {
                     var start = 0
-                    if text.first == 0x2D { byte(0x2D); start = 1 }
+                    if text.first == 0x2D {
+                        byte(0x2D)
+                        start = 1
+                    }
                     let dot = text[start...].firstIndex(of: 0x2E) ?? text.count
                     groupDigits(text[start..<dot], into: byte)
                     bytes(text[dot...])

@@ -29,7 +29,8 @@ struct RowMatcher: Sendable {
             case .empty, .nonempty: test = .presence(empty: filter.op == .empty)
             case .contains, .prefix: test = .text(op: filter.op, folded: CaseFolding.foldedUTF8(value.utf8))
             default:
-                test = columns[column].kind == .number
+                test =
+                    columns[column].kind == .number
                     ? .number(op: filter.op, value: Double(value)!)
                     : .primary(op: filter.op, value: SortValue.primary(of: value.utf8))
             }

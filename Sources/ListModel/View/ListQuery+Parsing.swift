@@ -57,8 +57,9 @@ extension ListQuery {
     public func validated(for columns: [Column]) throws(ListQueryError) -> ListQuery {
         var query = self
         if let sort, !columns.contains(where: { $0.key == sort.column }) {
-            throw ListQueryError(parameter: sort.descending ? "sort_desc" : "sort",
-                                 message: "unknown column \(quotedKey(sort.column))")
+            throw ListQueryError(
+                parameter: sort.descending ? "sort_desc" : "sort",
+                message: "unknown column \(quotedKey(sort.column))")
         }
         if let search {
             let bytes = search.utf8.count
@@ -67,8 +68,9 @@ extension ListQuery {
             }
         }
         guard filters.count <= Self.maxFilters else {
-            throw ListQueryError(parameter: "filter.\(filters[Self.maxFilters].column)",
-                                 message: "is one filter too many: at most \(Self.maxFilters)")
+            throw ListQueryError(
+                parameter: "filter.\(filters[Self.maxFilters].column)",
+                message: "is one filter too many: at most \(Self.maxFilters)")
         }
         var seen = Set<String>()
         for (index, filter) in filters.enumerated() {
@@ -100,8 +102,9 @@ extension ListQuery {
         }
         guard column.kind == .number else { return value }
         guard let number = jsonNumber(value) else {
-            throw ListQueryError(parameter: parameter,
-                                 message: "\(quotedKey(value)) is not a JSON number (column \(quotedKey(column.key)) holds numbers)")
+            throw ListQueryError(
+                parameter: parameter,
+                message: "\(quotedKey(value)) is not a JSON number (column \(quotedKey(column.key)) holds numbers)")
         }
         // Text matches (`contains`, `prefix`) compare the value as written.
         if filter.op == .contains || filter.op == .prefix { return value }

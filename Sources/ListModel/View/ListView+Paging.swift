@@ -30,10 +30,11 @@ extension ListView {
     ///
     /// - Throws: `CursorError.otherView` when the cursor was made by another query's view.
     public func page(after cursor: ViewCursor?, limit: Int) throws(CursorError) -> ViewPage {
-        let start = try cursor.map { cursor throws(CursorError) in
-            guard cursor.fingerprint == fingerprint else { throw .otherView }
-            return position(after: cursor)
-        } ?? 0
+        let start =
+            try cursor.map { cursor throws(CursorError) in
+                guard cursor.fingerprint == fingerprint else { throw .otherView }
+                return position(after: cursor)
+            } ?? 0
         let end = min(rowCount, start + max(1, limit))
         let next = end < rowCount ? self.cursor(atPosition: end - 1) : nil
         var parts = parts(from: start, to: end)
@@ -62,8 +63,9 @@ extension ListView {
         let (section, index) = location(ofPosition: position)
         let sectionIndex = sections[section].sectionIndex
         let sectionValue = list.document.sections[sectionIndex]
-        return ViewCursor(fingerprint: fingerprint, key: keys[section][index],
-                          rowKey: sectionValue.rows[sections[section].rows[index]].key, sectionKey: sectionValue.key)
+        return ViewCursor(
+            fingerprint: fingerprint, key: keys[section][index],
+            rowKey: sectionValue.rows[sections[section].rows[index]].key, sectionKey: sectionValue.key)
     }
 
     /// The view position of the first row after `cursor`.
@@ -87,7 +89,8 @@ extension ListView {
         let keys = keys[viewSection]
         // A cut sort value is made whole from the cursor's row while that row keeps it.
         if cursor.sortValueTruncated, let sort = query.sort, let rowPosition = list.position(ofRow: cursor.rowKey),
-           list.orderKeys[rowPosition] == cursor.orderKey {
+            list.orderKeys[rowPosition] == cursor.orderKey
+        {
             let whole = SortValue(list.row(atPosition: rowPosition).cells[sort.column])
             if whole.bytes.starts(with: cursor.sortValue.bytes) {
                 let key = ViewKey(sortValue: whole, orderKey: cursor.orderKey)
@@ -115,8 +118,9 @@ extension ListView {
         return (first..<last).map { section in
             let lower = max(start, starts[section]) - starts[section]
             let upper = max(lower, min(end, starts[section + 1]) - starts[section])
-            return ViewPage.Part(sectionIndex: sections[section].sectionIndex,
-                                 rows: Array(sections[section].rows[lower..<upper]), continuesSection: lower > 0)
+            return ViewPage.Part(
+                sectionIndex: sections[section].sectionIndex,
+                rows: Array(sections[section].rows[lower..<upper]), continuesSection: lower > 0)
         }
     }
 }

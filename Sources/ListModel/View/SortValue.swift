@@ -51,7 +51,10 @@ struct SortValue: Sendable, Hashable {
     }
 
     init(text utf8: some Collection<UInt8>) {
-        guard !utf8.isEmpty else { self.init(bytes: []); return }
+        guard !utf8.isEmpty else {
+            self.init(bytes: [])
+            return
+        }
         var out: [UInt8] = [0x02]
         out.reserveCapacity(utf8.count * 2 + 2)
         Self.appendPrimary(of: utf8, to: &out)

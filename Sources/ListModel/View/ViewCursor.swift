@@ -59,8 +59,9 @@ extension ViewCursor {
         let row = Array(rowKey.utf8)
         let section = Array(sectionKey.utf8)
         let value = sortValue.bytes
-        precondition(order.count <= Cursor.maxOrderKeyBytes && (1...256).contains(row.count) && section.count <= 256,
-                     "cursor keys out of range")
+        precondition(
+            order.count <= Cursor.maxOrderKeyBytes && (1...256).contains(row.count) && section.count <= 256,
+            "cursor keys out of range")
         var bytes: [UInt8] = [Self.version]
         bytes += (0..<8).map { UInt8(truncatingIfNeeded: fingerprint >> (56 - 8 * $0)) }
         bytes.append(sortValueTruncated ? 1 : 0)
@@ -88,15 +89,15 @@ extension ViewCursor {
         guard body.first == Self.version else { throw .unsupportedVersion(body.first ?? 0) }
         var reader = ByteReader(bytes: body, offset: 1)
         guard let fingerprintBytes = reader.read(8), let flags = reader.read(1),
-              let value = reader.readPrefixed(lengthBytes: 2), let order = reader.readPrefixed(lengthBytes: 2),
-              let rowLength = reader.read(1), let row = reader.read(Int(rowLength.first!) + 1),
-              let section = reader.readPrefixed(lengthBytes: 2), reader.offset == body.count,
-              flags.first! <= 1, value.count <= Self.maxSortValueBytes, order.count <= Cursor.maxOrderKeyBytes,
-              section.count <= 256
+            let value = reader.readPrefixed(lengthBytes: 2), let order = reader.readPrefixed(lengthBytes: 2),
+            let rowLength = reader.read(1), let row = reader.read(Int(rowLength.first!) + 1),
+            let section = reader.readPrefixed(lengthBytes: 2), reader.offset == body.count,
+            flags.first! <= 1, value.count <= Self.maxSortValueBytes, order.count <= Cursor.maxOrderKeyBytes,
+            section.count <= 256
         else { throw .malformed }
         let orderKey = OrderKey(rawValue: String(decoding: order, as: UTF8.self))
         guard orderKey.isWellFormed, let rowKey = String(validating: row, as: UTF8.self),
-              let sectionKey = String(validating: section, as: UTF8.self)
+            let sectionKey = String(validating: section, as: UTF8.self)
         else { throw .malformed }
         fingerprint = fingerprintBytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         sortValue = SortValue(bytes: Array(value))

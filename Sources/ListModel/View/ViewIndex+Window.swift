@@ -117,8 +117,10 @@ extension ViewIndex {
             guard let index = sections[section.key], index.count > 0 else { continue }
             if target < before + index.count {
                 let entry = index.entry(at: target - before)
-                return .through(ViewCursor(fingerprint: query.fingerprint, key: entry.key, rowKey: entry.rowKey,
-                                           sectionKey: section.key))
+                return .through(
+                    ViewCursor(
+                        fingerprint: query.fingerprint, key: entry.key, rowKey: entry.rowKey,
+                        sectionKey: section.key))
             }
             before += index.count
         }

@@ -89,8 +89,9 @@ public struct ViewIndex: Sendable {
                 newRow = row
                 if matcher.keepsAll || matcher.matches(row) {
                     let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
-                    new = Place(section: newList.sectionKey(atPosition: position),
-                                key: ViewKey(sortValue: sortValue, orderKey: newList.orderKeys[position]))
+                    new = Place(
+                        section: newList.sectionKey(atPosition: position),
+                        key: ViewKey(sortValue: sortValue, orderKey: newList.orderKeys[position]))
                 }
             }
             if old != new {
@@ -101,8 +102,9 @@ public struct ViewIndex: Sendable {
             changes.append(.init(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow))
         }
         for key in sections.keys where newList.sectionIndexes[key] == nil { sections[key] = nil }
-        let update = ViewUpdate(changes: changes, oldSections: list.sectionIndexes, newSections: newList.sectionIndexes,
-                                descending: descending)
+        let update = ViewUpdate(
+            changes: changes, oldSections: list.sectionIndexes, newSections: newList.sectionIndexes,
+            descending: descending)
         list = newList
         return update
     }
@@ -147,11 +149,14 @@ public struct ViewUpdate: Sendable {
 
     /// Whether a row at `place` is in the window through `end`, with sections placed by
     /// `sections` (the end's by `fallback` when its section is not there).
-    private func contains(_ place: ViewIndex.Place, end: ViewCursor?, sections: [String: Int],
-                          else fallback: [String: Int]) -> Bool {
+    private func contains(
+        _ place: ViewIndex.Place, end: ViewCursor?, sections: [String: Int],
+        else fallback: [String: Int]
+    ) -> Bool {
         guard let end else { return true }
         guard let section = sections[place.section],
-              let endSection = sections[end.sectionKey] ?? fallback[end.sectionKey] else { return false }
+            let endSection = sections[end.sectionKey] ?? fallback[end.sectionKey]
+        else { return false }
         if section != endSection { return section < endSection }
         return !end.isBefore(place.key, descending: descending)
     }

@@ -56,7 +56,10 @@ struct ViewSectionIndex: Sendable {
 
     mutating func insert(_ entry: Entry) {
         count += 1
-        guard !chunks.isEmpty else { chunks = [[entry]]; return }
+        guard !chunks.isEmpty else {
+            chunks = [[entry]]
+            return
+        }
         let chunk = chunkIndex(for: entry.key)
         let index = index(in: chunks[chunk], for: entry.key)
         chunks[chunk].insert(entry, at: index)

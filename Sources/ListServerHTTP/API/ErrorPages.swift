@@ -11,15 +11,20 @@ import ListService
 /// fragments and read the problem) and every other method keep problem+json. The status and header fields (`WWW-Authenticate`, `Retry-After`,
 /// `Allow`) stay those of the problem answer.
 package enum ErrorPages {
-    package static func page(for request: Request, _ error: any HTTPResponseError, renderer: HTMLRenderer,
-                             assetsPath: String) -> Response? {
+    package static func page(
+        for request: Request, _ error: any HTTPResponseError, renderer: HTMLRenderer,
+        assetsPath: String
+    ) -> Response? {
         guard request.method == .get || request.method == .head, isNavigation(request),
-              error.status.code >= 400 else { return nil }
+            error.status.code >= 400
+        else { return nil }
         let (hint, links) = guidance(for: error.status.code, request: request)
-        var response = Response.html(renderer.errorPage(status: error.status.code, title: error.problemTitle,
-                                                        detail: error.problemDetail, hint: hint, links: links,
-                                                        assetsPath: assetsPath),
-                                     status: error.status)
+        var response = Response.html(
+            renderer.errorPage(
+                status: error.status.code, title: error.problemTitle,
+                detail: error.problemDetail, hint: hint, links: links,
+                assetsPath: assetsPath),
+            status: error.status)
         for field in error.responseHeaders { response.headers[field.name] = field.value }
         response.headers["Cache-Control"] = "no-store"
         SecurityHeaders.apply(to: &response)
@@ -36,8 +41,10 @@ package enum ErrorPages {
     private static func guidance(for status: Int, request: Request) -> (String?, [(href: String, text: String)]) {
         switch status {
         case 401:
-            return ("The lists on this server are private. Open the view link you were given, or ask "
-                    + "the list's owner for a new one.", [])
+            return (
+                "The lists on this server are private. Open the view link you were given, or ask "
+                    + "the list's owner for a new one.", []
+            )
         case 403:
             return ("Ask the list's owner for a new view link.", [])
         case 404:

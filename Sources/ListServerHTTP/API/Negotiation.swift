@@ -17,7 +17,15 @@ package enum Negotiation {
                 q = Double(parameter.dropFirst(2)) ?? 0
             }
             let specificity: Int
-            if name == mediaType { specificity = 2 } else if name == "\(wantedType)/*" { specificity = 1 } else if name == "*/*" { specificity = 0 } else { continue }
+            if name == mediaType {
+                specificity = 2
+            } else if name == "\(wantedType)/*" {
+                specificity = 1
+            } else if name == "*/*" {
+                specificity = 0
+            } else {
+                continue
+            }
             if specificity > best.specificity { best = (specificity, q) }
         }
         return max(best.q, 0)
@@ -42,9 +50,10 @@ package enum Negotiation {
         let given = request.headers["Content-Type"]?.split(separator: ";").first.map { String($0).trimmingSpaces.lowercased() }
         guard given == mediaType else {
             let acceptPatch: HTTPHeaders = mediaType.hasSuffix("patch+json") ? ["Accept-Patch": mediaType] : [:]
-            throw HTTPError(.unsupportedMediaType,
-                            "This endpoint takes Content-Type: \(mediaType)\(given.map { ", not \($0)" } ?? "").",
-                            headers: acceptPatch)
+            throw HTTPError(
+                .unsupportedMediaType,
+                "This endpoint takes Content-Type: \(mediaType)\(given.map { ", not \($0)" } ?? "").",
+                headers: acceptPatch)
         }
     }
 }

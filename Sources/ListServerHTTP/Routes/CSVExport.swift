@@ -3,6 +3,7 @@ import HTTPServer
 import ListModel
 import ListService
 import ServerSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

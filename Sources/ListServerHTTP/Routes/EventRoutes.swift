@@ -23,9 +23,10 @@ package enum EventRoutes {
             // resumes come from the channel's recent versions (docs/LIVE.md, "Live views").
             try bindToView(&subscribe, query: query, request)
             guard context.hub.hasRoom(forView: query, of: id) else {
-                throw HTTPError(.serviceUnavailable,
-                                "The list has \(context.hub.limits.maxViews) live views, each with subscribers; try again later.",
-                                headers: ["Retry-After": "5"])
+                throw HTTPError(
+                    .serviceUnavailable,
+                    "The list has \(context.hub.limits.maxViews) live views, each with subscribers; try again later.",
+                    headers: ["Retry-After": "5"])
             }
         }
         if subscribe.view == .json, subscribe.since != nil, subscribe.query == nil {
@@ -45,8 +46,9 @@ package enum EventRoutes {
             subscribe.logged = context.registry.changeLog(of: id, after: since)
         }
         guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
-            throw HTTPError(.serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
-                            headers: ["Retry-After": "5"])
+            throw HTTPError(
+                .serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
+                headers: ["Retry-After": "5"])
         }
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream",
@@ -59,7 +61,8 @@ package enum EventRoutes {
         // The whole document of a large list, not yet serialized at this version, is made off
         // the connection's thread before the stream starts (its `reset` then reads it back).
         if subscribe.view == .json, subscribe.query == nil, subscribe.since == nil, snapshot.list.rowCount >= ServerDefaults.offThreadRows,
-           !snapshot.cache.hasDocumentJSON {
+            !snapshot.cache.hasDocumentJSON
+        {
             return .offThread { [snapshot] in
                 _ = snapshot.documentJSON
                 return response
@@ -87,8 +90,9 @@ package enum EventRoutes {
             window = .limit(count)
         case (nil, let until?):
             // A view's cursor is read once the view is known (`bindToView`).
-            window = request.query("sort") == nil && request.query("sort_desc") == nil && request.query("q") == nil
-                && !request.queryItems.contains { $0.name.hasPrefix("filter.") }
+            window =
+                request.query("sort") == nil && request.query("sort_desc") == nil && request.query("q") == nil
+                    && !request.queryItems.contains { $0.name.hasPrefix("filter.") }
                 ? .until(try Cursor(decoding: until)) : .limit(0)
         case (nil, nil):
             window = .limit(PageQuery.defaultLimit)
@@ -121,8 +125,9 @@ package enum EventRoutes {
                 throw HTTPError(.badRequest, "until: \(error.description).")
             }
         }
-        subscribe = LiveHub.SubscribeRequest(listID: subscribe.listID, view: subscribe.view, window: window,
-                                             since: subscribe.since, query: query)
+        subscribe = LiveHub.SubscribeRequest(
+            listID: subscribe.listID, view: subscribe.view, window: window,
+            since: subscribe.since, query: query)
     }
 
     /// `POST …/subscriptions/{sub}/more?limit=N`: 202; the rows arrive in the stream.
@@ -132,9 +137,10 @@ package enum EventRoutes {
         let subscription = try request.parameter("sub")
         let limit = try PageQuery(request).limit
         let (rows, more) = try context.hub.extend(subscription: subscription, listID: id, by: limit)
-        let body: JSONValue = .object(JSONObject([
-            ("subscription", .string(subscription)), ("rows", .number(Double(rows))), ("more", .bool(more)),
-        ]))
+        let body: JSONValue = .object(
+            JSONObject([
+                ("subscription", .string(subscription)), ("rows", .number(Double(rows))), ("more", .bool(more)),
+            ]))
         return .json(body.serialized(), status: .accepted)
     }
 }

@@ -14,8 +14,9 @@ package enum HealthRoutes {
         router.get("/healthz") { _ in
             // A write that found no room counts at once, not at the next probe.
             if context.registry.storeIsOutOfRoom {
-                throw HTTPError(.serviceUnavailable, "The store's disk has no room left for writes; deleting lists frees some.",
-                                headers: ["Retry-After": "\(StoreError.retryAfterSeconds)"])
+                throw HTTPError(
+                    .serviceUnavailable, "The store's disk has no room left for writes; deleting lists frees some.",
+                    headers: ["Retry-After": "\(StoreError.retryAfterSeconds)"])
             }
             if let failure = check.failure() {
                 Log.warning("health check: the store cannot take writes: \(failure)")

@@ -68,7 +68,10 @@ package struct IndexPage: Sendable {
         var page: [ListSnapshot] = []
         var more = false
         for snapshot in context.registry.all() where readable(snapshot.id) && (after.map { snapshot.id > $0 } ?? true) {
-            if page.count == limit { more = true; break }
+            if page.count == limit {
+                more = true
+                break
+            }
             page.append(snapshot)
         }
         lists = page
@@ -89,7 +92,10 @@ package struct IndexPage: Sendable {
             for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             hash = (hash ^ 0xff) &* 0x100_0000_01b3
         }
-        for snapshot in lists { mix(snapshot.id); mix(String(snapshot.version)) }
+        for snapshot in lists {
+            mix(snapshot.id)
+            mix(String(snapshot.version))
+        }
         mix(next ?? "")
         let hex = String(hash, radix: 16)
         return "\"lists-" + String(repeating: "0", count: 16 - hex.count) + hex + (variant.map { "-\($0)" } ?? "") + "\""

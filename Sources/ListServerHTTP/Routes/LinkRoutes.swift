@@ -24,10 +24,11 @@ package enum LinkRoutes {
         let right = try linkRight(request)
         let path = "/lists/\(id)?key=\(context.authorization.policy.viewLinks.key(for: id, expiry: expiry, right: right))"
         let url = origin(of: request).map { $0 + path } ?? path
-        let body: JSONValue = .object(JSONObject([
-            ("url", .string(url)),
-            ("expires", .string(Date(timeIntervalSince1970: TimeInterval(expiry)).formatted(.iso8601))),
-        ]))
+        let body: JSONValue = .object(
+            JSONObject([
+                ("url", .string(url)),
+                ("expires", .string(Date(timeIntervalSince1970: TimeInterval(expiry)).formatted(.iso8601))),
+            ]))
         var response = Response.json(body.serialized(), status: .created)
         response.headers["Location"] = url
         response.headers["Cache-Control"] = "no-store"
@@ -39,8 +40,10 @@ package enum LinkRoutes {
     /// The link goes back to the same client, so a forged header fools only its sender.
     static func origin(of request: Request) -> String? {
         guard let host = request.headers["Host"], !host.isEmpty,
-              host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\")
-                  && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") && $0 != UInt8(ascii: "@") })
+            host.utf8.allSatisfy({
+                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\")
+                    && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") && $0 != UInt8(ascii: "@")
+            })
         else { return nil }
         let forwardedProto = request.headers["X-Forwarded-Proto"]?.lowercased()
         let forwarded = request.headers["Forwarded"]?.lowercased() ?? ""
@@ -61,7 +64,8 @@ package enum LinkRoutes {
     package static func lifetime(_ request: Request) throws -> Int {
         guard let text = request.query("expires") else { return ViewLinks.defaultLifetime }
         guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int(text),
-              (1...ViewLinks.maxLifetime).contains(seconds) else {
+            (1...ViewLinks.maxLifetime).contains(seconds)
+        else {
             throw HTTPError(.badRequest, "expires must be a whole number of seconds from 1 to \(ViewLinks.maxLifetime) (a year).")
         }
         return seconds

@@ -56,8 +56,9 @@ package enum ListRoutes {
         let viewKey = try context.authorization.requireRead(request, list: id)
         let snapshot = try context.registry.existing(id: id)
         if try CSVExport.isAsked(request) {
-            return try CSVExport.response(snapshot, query: ViewRequest.query(request, columns: snapshot.document.columns),
-                                          cacheControl: context.authorization.cacheControl(request))
+            return try CSVExport.response(
+                snapshot, query: ViewRequest.query(request, columns: snapshot.document.columns),
+                cacheControl: context.authorization.cacheControl(request))
         }
         if let query = try ViewRequest.query(request, columns: snapshot.document.columns) {
             if Negotiation.explicitlyWantsJSON(request) { return try ViewRoutes.document(request, snapshot, query, context) }

@@ -12,8 +12,10 @@ package enum PageRoutes {
 
     /// The HTML page: the first page, or with `after` the page after that cursor (the no-JS
     /// "Load more" path). A page opened with a view link carries its `viewKey` in that link.
-    package static func htmlPage(_ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext,
-                         viewKey: String? = nil) throws -> Response {
+    package static func htmlPage(
+        _ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext,
+        viewKey: String? = nil
+    ) throws -> Response {
         let query = try PageQuery(request)
         let etag = Conditional.etag(snapshot.version, variant: "html")
         let cacheControl = context.authorization.cacheControl(request)
@@ -24,8 +26,10 @@ package enum PageRoutes {
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
                 cursor: snapshot.list.lastCursor(of: page)?.encoded, assetsPath: context.assetsPath,
                 linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey))
-            var response = Response.html(context.renderer.page(snapshot.document, page: page, context: pageContext,
-                                                               rowVersions: snapshot.list.version(ofRow:)))
+            var response = Response.html(
+                context.renderer.page(
+                    snapshot.document, page: page, context: pageContext,
+                    rowVersions: snapshot.list.version(ofRow:)))
             response.headers["ETag"] = etag
             pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
@@ -62,20 +66,24 @@ package enum PageRoutes {
             var response: Response
             if html {
                 let nextHref = page.next.map { "/lists/\(id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
-                response = .html(context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:)))
+                response = .html(
+                    context.renderer.fragment(snapshot.document, page: page, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:))
+                )
                 SecurityHeaders.apply(to: &response)
             } else {
                 let columns = snapshot.document.columns
-                let body: JSONValue = .object(JSONObject([
-                    ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
-                    ("next", page.next.map { .string($0.encoded) } ?? .null),
-                ]))
+                let body: JSONValue = .object(
+                    JSONObject([
+                        ("sections", .array(snapshot.document.sections(in: page.parts).map { $0.json(columns: columns) })),
+                        ("next", page.next.map { .string($0.encoded) } ?? .null),
+                    ]))
                 response = .json(body.serialized())
             }
             response.headers["ETag"] = etag
             if let last = snapshot.list.lastCursor(of: page) { response.headers["List-Cursor"] = last.encoded }
-            pageHeaders(&response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) },
-                        cacheControl: cacheControl)
+            pageHeaders(
+                &response, nextHref: page.next.map { "/lists/\(id)/rows?\(query.nextQuery(after: $0))" + keyParameter(viewKey) },
+                cacheControl: cacheControl)
             return response
         }
     }

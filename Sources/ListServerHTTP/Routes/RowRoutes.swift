@@ -48,7 +48,8 @@ package enum RowRoutes {
             throw HTTPError(.unprocessableContent, "The body must be a merge patch object, such as {\"cells\": {\"qty\": 5}}.")
         }
         if let key = members["key"], key != .string(rowKey) {
-            throw HTTPError(.unprocessableContent, "/key: a row's key cannot change (the URL names \(JSONValue.string(rowKey).serializedText)).")
+            throw HTTPError(
+                .unprocessableContent, "/key: a row's key cannot change (the URL names \(JSONValue.string(rowKey).serializedText)).")
         }
         if members["section"] != nil {
             throw HTTPError(.unprocessableContent, "/section: move the row with POST /lists/{id}/rows/{row}/move.")

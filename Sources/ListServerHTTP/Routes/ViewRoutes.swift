@@ -8,8 +8,10 @@ import ListService
 /// per version and query (`SnapshotCache.view`); cursors are `ViewCursor`s bound to the query.
 package enum ViewRoutes {
     /// `GET /lists/{id}?VIEW` as JSON: the view's document (matching rows in view order).
-    package static func document(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery,
-                                 _ context: ServerContext) throws -> Response {
+    package static func document(
+        _ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery,
+        _ context: ServerContext
+    ) throws -> Response {
         _ = try ViewPageQuery(request, query)
         let etag = Conditional.etag(snapshot.version, variant: ViewRequest.etagVariant(query))
         let view = try ViewRequest.view(snapshot, query)
@@ -24,8 +26,10 @@ package enum ViewRoutes {
     }
 
     /// `GET /lists/{id}?VIEW` as HTML: a page of the view (the first, or the one after `after`).
-    package static func page(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
-                             viewKey: String?) throws -> Response {
+    package static func page(
+        _ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
+        viewKey: String?
+    ) throws -> Response {
         let pageQuery = try ViewPageQuery(request, query)
         let etag = Conditional.etag(snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant)
         let view = try ViewRequest.view(snapshot, query)
@@ -38,7 +42,8 @@ package enum ViewRoutes {
             cursor: lastCursor(view, page)?.encoded, assetsPath: context.assetsPath,
             linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey))
         return .validated(etag: etag) {
-            var response = Response.html(context.renderer.page(document, page: listPage, context: pageContext, rowVersions: snapshot.list.version(ofRow:)))
+            var response = Response.html(
+                context.renderer.page(document, page: listPage, context: pageContext, rowVersions: snapshot.list.version(ofRow:)))
             response.headers["ETag"] = etag
             PageRoutes.pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
@@ -48,8 +53,10 @@ package enum ViewRoutes {
 
     /// `GET /lists/{id}/rows?VIEW`: a page of the view as JSON `{"sections", "next"}` or, for
     /// `Accept: text/html`, the `<tbody>` fragments to append.
-    package static func rows(_ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
-                             viewKey: String?) throws -> Response {
+    package static func rows(
+        _ request: Request, _ snapshot: ListSnapshot, _ query: ListQuery, _ context: ServerContext,
+        viewKey: String?
+    ) throws -> Response {
         let pageQuery = try ViewPageQuery(request, query)
         let html = Negotiation.prefersHTML(request)
         let variant = (html ? "rows-html-" : "rows-") + ViewRequest.etagVariant(query) + pageQuery.variant
@@ -59,26 +66,30 @@ package enum ViewRoutes {
         let cacheControl = context.authorization.cacheControl(request)
         let id = snapshot.id
         return .validated(etag: etag) {
-        var response: Response
-        if html {
-            let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
-            let (document, listPage) = pageDocument(view, page)
-            response = .html(context.renderer.fragment(document, page: listPage, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:)))
-            SecurityHeaders.apply(to: &response)
-        } else {
-            let columns = snapshot.document.columns
-            let body: JSONValue = .object(JSONObject([
-                ("sections", .array(view.sections(in: page).map { $0.json(columns: columns) })),
-                ("next", page.next.map { .string($0.encoded) } ?? .null),
-            ]))
-            response = .json(body.serialized())
-        }
-        response.headers["ETag"] = etag
-        if let last = lastCursor(view, page) { response.headers["List-Cursor"] = last.encoded }
-        PageRoutes.pageHeaders(&response, nextHref: page.next.map {
-            "/lists/\(id)/rows?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
-        }, cacheControl: cacheControl)
-        return response
+            var response: Response
+            if html {
+                let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
+                let (document, listPage) = pageDocument(view, page)
+                response = .html(
+                    context.renderer.fragment(document, page: listPage, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:)))
+                SecurityHeaders.apply(to: &response)
+            } else {
+                let columns = snapshot.document.columns
+                let body: JSONValue = .object(
+                    JSONObject([
+                        ("sections", .array(view.sections(in: page).map { $0.json(columns: columns) })),
+                        ("next", page.next.map { .string($0.encoded) } ?? .null),
+                    ]))
+                response = .json(body.serialized())
+            }
+            response.headers["ETag"] = etag
+            if let last = lastCursor(view, page) { response.headers["List-Cursor"] = last.encoded }
+            PageRoutes.pageHeaders(
+                &response,
+                nextHref: page.next.map {
+                    "/lists/\(id)/rows?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
+                }, cacheControl: cacheControl)
+            return response
         }
     }
 

@@ -33,7 +33,8 @@ package enum PublicDirectory {
         while true {
             let publicFolder = directory.appendingPathComponent("Public")
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: publicFolder.path) {
+                FileManager.default.fileExists(atPath: publicFolder.path)
+            {
                 return publicFolder
             }
             let parent = directory.deletingLastPathComponent()

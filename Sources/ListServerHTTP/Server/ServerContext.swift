@@ -25,19 +25,25 @@ package final class ServerContext: Sendable {
     ///   - authorization: the access rules; by default open writes and public reads, with view
     ///     links signed by a secret of this process alone.
     ///   - maxRows: the most rows one list may hold (`--max-rows`).
-    package init(assets: StaticFiles, registry: ListRegistry, hub: LiveHub, metrics: ServerMetrics = ServerMetrics(),
-                 renderer: HTMLRenderer = HTMLRenderer(), authorization: Authorization? = nil,
-                 maxRows: Int = ServerDefaults.maxRows) {
+    package init(
+        assets: StaticFiles, registry: ListRegistry, hub: LiveHub, metrics: ServerMetrics = ServerMetrics(),
+        renderer: HTMLRenderer = HTMLRenderer(), authorization: Authorization? = nil,
+        maxRows: Int = ServerDefaults.maxRows
+    ) {
         self.assets = assets
         self.assetsVersion = assets.contentVersion()
         // Never stale for a browser that keeps it: a changed file gets a new version, so a new path.
-        self.versionedAssets = (try? StaticFiles(directory: assets.root, cacheControl: "public, max-age=31536000, immutable"))
+        self.versionedAssets =
+            (try? StaticFiles(directory: assets.root, cacheControl: "public, max-age=31536000, immutable"))
             ?? assets
         self.metrics = metrics
         self.registry = registry
         self.hub = hub
-        self.authorization = authorization ?? Authorization(policy: AccessPolicy(
-            master: nil, tokens: [], tokensPath: nil, isPrivate: false, viewLinkSecret: AccessPolicy.randomSecret()))
+        self.authorization =
+            authorization
+            ?? Authorization(
+                policy: AccessPolicy(
+                    master: nil, tokens: [], tokensPath: nil, isPrivate: false, viewLinkSecret: AccessPolicy.randomSecret()))
         self.renderer = renderer
         self.documentLimits = ListDocument.Limits(maxRows: maxRows)
     }

@@ -45,8 +45,10 @@ package enum TokenFile {
             guard !content.isEmpty else { continue }
             let token = String(content.prefix { !isBlank($0) })
             guard isBearerToken(token) else {
-                throw TokenFileError(line: number, message: "the first field is not a bearer token "
-                                     + "(letters, digits, '-', '.', '_', '~', '+', '/', then any '=')")
+                throw TokenFileError(
+                    line: number,
+                    message: "the first field is not a bearer token "
+                        + "(letters, digits, '-', '.', '_', '~', '+', '/', then any '=')")
             }
             let scopeText = content.dropFirst(token.count).trimmingBlanks()
             guard !scopeText.isEmpty else {
@@ -57,12 +59,16 @@ package enum TokenFile {
                 // Blanks may follow a comma, nowhere else: "write:a admin" is a mistake, not "write:aadmin".
                 let raw = piece.drop(while: isBlank)
                 guard !raw.contains(where: isBlank) else {
-                    throw TokenFileError(line: number, message: "scope \(position + 1) holds a space or tab: write the scopes as "
-                                         + "SCOPE[,SCOPE...], with blanks only after a comma")
+                    throw TokenFileError(
+                        line: number,
+                        message: "scope \(position + 1) holds a space or tab: write the scopes as "
+                            + "SCOPE[,SCOPE...], with blanks only after a comma")
                 }
                 guard let scope = Scope(String(raw)) else {
-                    throw TokenFileError(line: number, message: "scope \(position + 1) is not read:PATTERN, write:PATTERN or admin "
-                                         + "(PATTERN: a list id, or a prefix ending in '*')")
+                    throw TokenFileError(
+                        line: number,
+                        message: "scope \(position + 1) is not read:PATTERN, write:PATTERN or admin "
+                            + "(PATTERN: a list id, or a prefix ending in '*')")
                 }
                 scopes.append(scope)
             }

@@ -47,13 +47,17 @@ package struct ViewLinks: Sendable {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
         let right: Right = parts.count == 3 && parts[1] == "w" ? .write : .read
         guard parts.count == (right == .write ? 3 : 2), (1...12).contains(parts[0].utf8.count),
-              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-              let expiry = Int(parts[0]), String(expiry) == parts[0],  // canonical: no leading zeros
-              let mac = Base64URL.decode(parts[parts.count - 1]), mac.count == SHA256.byteCount else {
+            parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let expiry = Int(parts[0]), String(expiry) == parts[0],  // canonical: no leading zeros
+            let mac = Base64URL.decode(parts[parts.count - 1]), mac.count == SHA256.byteCount
+        else {
             return .invalid
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message(id: id, expiry: expiry, right: right),
-                                                     using: secret) else {
+        guard
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: message(id: id, expiry: expiry, right: right),
+                using: secret)
+        else {
             return .invalid
         }
         return now < expiry ? .valid(right) : .expired
@@ -78,10 +82,12 @@ package enum Base64URL {
     /// The bytes of `text`, or nil when it is not canonical unpadded base64url (unused low bits
     /// set count as not canonical, so no two texts decode to the same bytes).
     package static func decode(_ text: Substring) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }) else { return nil }
+        guard
+            text.utf8.allSatisfy({ byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
+        else { return nil }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
         guard let bytes = Data(base64Encoded: standard).map({ Array($0) }), encode(bytes) == text else { return nil }

@@ -7,7 +7,10 @@ package enum DemoLists {
             ("countries", countries),
             ("tasks", tasks),
             ("inbox", ListDocument(title: "Inbox", emptyText: "Nothing here yet. PUT some rows to fill it.")),
-            ("status-error", ListDocument(title: "Deploys", state: .error(message: "The deploy service did not answer. Retrying in a minute."))),
+            (
+                "status-error",
+                ListDocument(title: "Deploys", state: .error(message: "The deploy service did not answer. Retrying in a minute."))
+            ),
             ("status-loading", ListDocument(title: "Reports", state: .loading)),
             ("numbers", numbers),
         ]
@@ -47,19 +50,25 @@ package enum DemoLists {
                 Column(key: "wiki", title: "More", kind: .link),
             ],
             sections: [
-                Section(key: "eu-west", header: "Western Europe", footer: "3 countries", rows: [
-                    country("fr", "France", 68.2),
-                    country("ie", "Ireland", 5.3),
-                    country("nl", "Netherlands", 17.9, style: .highlight),
-                ]),
-                Section(key: "eu-central", header: "Central Europe", footer: "2 countries", rows: [
-                    country("de", "Germany", 84.5),
-                    country("it", "Italy", 58.9),
-                ]),
-                Section(key: "elsewhere", header: "Elsewhere", footer: "No flags here yet", rows: [
-                    country("jp", "Japan", 124.5, flag: false, style: .muted),
-                    country("br", "Brazil", 203.1, flag: false, style: .muted),
-                ]),
+                Section(
+                    key: "eu-west", header: "Western Europe", footer: "3 countries",
+                    rows: [
+                        country("fr", "France", 68.2),
+                        country("ie", "Ireland", 5.3),
+                        country("nl", "Netherlands", 17.9, style: .highlight),
+                    ]),
+                Section(
+                    key: "eu-central", header: "Central Europe", footer: "2 countries",
+                    rows: [
+                        country("de", "Germany", 84.5),
+                        country("it", "Italy", 58.9),
+                    ]),
+                Section(
+                    key: "elsewhere", header: "Elsewhere", footer: "No flags here yet",
+                    rows: [
+                        country("jp", "Japan", 124.5, flag: false, style: .muted),
+                        country("br", "Brazil", 203.1, flag: false, style: .muted),
+                    ]),
             ])
     }
 
@@ -69,19 +78,27 @@ package enum DemoLists {
         func task(_ key: String, _ text: String, _ due: String, _ style: RowStyle = .default) -> Row {
             Row(key: key, cells: ["task": .text(text), "due": .text(due)], style: style)
         }
-        return ListDocument(title: "Tasks", columns: columns, sections: [
-            Section(key: "today", header: "Today", footer: nil, collapsible: true, rows: [
-                task("t1", "Review the <table> markup & escaping", "09:00", .highlight),
-                task("t2", "Write the release notes", "14:00"),
-            ]),
-            Section(key: "later", header: "Later", collapsible: true, collapsed: true, rows: [
-                task("t3", "Plan the PostgreSQL store", "next week"),
-                task("t4", "Try 100,000 subscribers", "someday"),
-            ]),
-            Section(key: "done", header: "Done", footer: "Well done", collapsible: true, collapsed: true, rows: [
-                task("t5", "Ship tail loading", "yesterday", .muted),
-            ]),
-        ], estimatedRowHeight: 40)
+        return ListDocument(
+            title: "Tasks", columns: columns,
+            sections: [
+                Section(
+                    key: "today", header: "Today", footer: nil, collapsible: true,
+                    rows: [
+                        task("t1", "Review the <table> markup & escaping", "09:00", .highlight),
+                        task("t2", "Write the release notes", "14:00"),
+                    ]),
+                Section(
+                    key: "later", header: "Later", collapsible: true, collapsed: true,
+                    rows: [
+                        task("t3", "Plan the PostgreSQL store", "next week"),
+                        task("t4", "Try 100,000 subscribers", "someday"),
+                    ]),
+                Section(
+                    key: "done", header: "Done", footer: "Well done", collapsible: true, collapsed: true,
+                    rows: [
+                        task("t5", "Ship tail loading", "yesterday", .muted)
+                    ]),
+            ], estimatedRowHeight: 40)
     }
 
     /// 10,000 rows in 10 sections, for tail loading.
@@ -92,22 +109,27 @@ package enum DemoLists {
             Column(key: "words", title: "In words"),
         ]
         let sections = (0..<10).map { block in
-            Section(key: "block-\(block)", header: "\(block * 1000 + 1) to \((block + 1) * 1000)",
-                    footer: "End of block \(block + 1)",
-                    rows: (1...1000).map { offset in
-                        let n = block * 1000 + offset
-                        return Row(key: "n\(n)", cells: [
+            Section(
+                key: "block-\(block)", header: "\(block * 1000 + 1) to \((block + 1) * 1000)",
+                footer: "End of block \(block + 1)",
+                rows: (1...1000).map { offset in
+                    let n = block * 1000 + offset
+                    return Row(
+                        key: "n\(n)",
+                        cells: [
                             "n": .number(Double(n)), "square": .number(Double(n * n)), "words": .text(words(n)),
                         ])
-                    })
+                })
         }
         return ListDocument(title: "Ten thousand numbers", columns: columns, sections: sections, estimatedRowHeight: 36)
     }
 
     /// English words for 1…10,000 ("one thousand two hundred thirty-four").
     package static func words(_ n: Int) -> String {
-        let ones = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+        let ones = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+            "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+        ]
         let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
         func below100(_ n: Int) -> String {
             n < 20 ? ones[n] : tens[n / 10] + (n % 10 == 0 ? "" : "-" + ones[n % 10])

@@ -13,7 +13,8 @@ extension ListChange {
         func rowPlace(_ path: JSONPointer, adding: Bool) -> (section: Int, row: Int)? {
             let tokens = path.tokens
             guard tokens.count >= 4, tokens[0] == "sections", tokens[2] == "rows",
-                  let section = Int(tokens[1]), section >= 0, section < document.sections.count else { return nil }
+                let section = Int(tokens[1]), section >= 0, section < document.sections.count
+            else { return nil }
             if keys[section] == nil { keys[section] = document.sections[section].rows.map(\.key) }
             let count = keys[section]!.count
             if adding && tokens.count == 4 && tokens[3] == "-" { return (section, count) }

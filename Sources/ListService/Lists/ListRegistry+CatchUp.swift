@@ -14,9 +14,12 @@ extension ListRegistry {
         let deadline = ContinuousClock.now + writeTimeout
         while true {
             let entry = try slot(for: id, creating: false)
-            let done = try entry.writer.withLock(before: deadline, orThrow: { _ in
-                busy(id: id, cause: "catching up: other writers of the list held it here")
-            }) { () -> Bool in
+            let done = try entry.writer.withLock(
+                before: deadline,
+                orThrow: { _ in
+                    busy(id: id, cause: "catching up: other writers of the list held it here")
+                }
+            ) { () -> Bool in
                 if entry.removed.load(ordering: .acquiring) { return false }
                 defer {
                     if !entry.removed.load(ordering: .acquiring), entry.current.withLock({ $0 == nil }) {
@@ -89,8 +92,9 @@ extension ListRegistry {
         let cached = entry.current.withLock { $0 }
         guard let stored = try store.load(id: id) else {
             if let cached {
-                accept(ListChange(id: id, old: cached, new: nil, patch: JSONPatch(operations: [])), into: entry,
-                       deletedAt: max(committed ?? 0, cached.version + 1))
+                accept(
+                    ListChange(id: id, old: cached, new: nil, patch: JSONPatch(operations: [])), into: entry,
+                    deletedAt: max(committed ?? 0, cached.version + 1))
                 return true
             }
             guard let committed else { return false }
@@ -101,8 +105,9 @@ extension ListRegistry {
             }
         }
         if let cached, let deletedAt = stored.deletedAt, deletedAt > cached.version {
-            accept(ListChange(id: id, old: cached, new: nil, patch: JSONPatch(operations: [])), into: entry,
-                   deletedAt: deletedAt)
+            accept(
+                ListChange(id: id, old: cached, new: nil, patch: JSONPatch(operations: [])), into: entry,
+                deletedAt: deletedAt)
             return true
         }
         let snapshot = try StoredListCoding.snapshot(from: stored)

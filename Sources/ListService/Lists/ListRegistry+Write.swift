@@ -1,7 +1,7 @@
 import Foundation
-import ServerSupport
 import ListModel
 import ListStore
+import ServerSupport
 
 extension ListRegistry {
     /// Applies one write. `edit` gets the current document (nil when the list does not exist
@@ -11,8 +11,10 @@ extension ListRegistry {
     /// - Parameter precondition: the client's `If-Match` / `If-None-Match`, checked against
     ///   the committed version.
     @discardableResult
-    package func write(id: String, precondition: WritePrecondition = .none, mayCreate: Bool = false,
-               _ edit: (ListDocument?) throws -> ListDocument) throws -> ListSnapshot {
+    package func write(
+        id: String, precondition: WritePrecondition = .none, mayCreate: Bool = false,
+        _ edit: (ListDocument?) throws -> ListDocument
+    ) throws -> ListSnapshot {
         try apply(id: id, precondition: precondition, mayCreate: mayCreate) { old in
             let document = try edit(old?.document)
             guard let old else {
@@ -27,8 +29,10 @@ extension ListRegistry {
     /// writes only the rows the edit names, so the cost does not grow with the list.
     /// `edit` may run more than once, as for `write`.
     @discardableResult
-    package func writeRows(id: String, precondition: WritePrecondition = .none,
-                   _ edit: (IndexedList) throws -> IndexedRowEdit) throws -> ListSnapshot {
+    package func writeRows(
+        id: String, precondition: WritePrecondition = .none,
+        _ edit: (IndexedList) throws -> IndexedRowEdit
+    ) throws -> ListSnapshot {
         try apply(id: id, precondition: precondition, mayCreate: false) { old in
             let made = try edit(old!.list)
             return (made.list, made.patch, made)
@@ -49,14 +53,18 @@ extension ListRegistry {
             let (list, patch, rows) = try compute(old)
             let base = old?.version ?? tombstones.withLock { $0[id] } ?? 0
             let unstamped = ListSnapshot(id: id, version: base + 1, list: list)
-            let write = rows.map { StoredListCoding.write(to: unstamped, rowEdit: $0) }
+            let write =
+                rows.map { StoredListCoding.write(to: unstamped, rowEdit: $0) }
                 ?? StoredListCoding.write(from: old, to: unstamped, patch: patch)
             // The rows the write stores are the rows it changed: they take its version.
-            let new = ListSnapshot(id: id, version: base + 1,
-                                   list: list.stampingVersions(write.upsertedRows.lazy.map(\.key), version: base + 1))
+            let new = ListSnapshot(
+                id: id, version: base + 1,
+                list: list.stampingVersions(write.upsertedRows.lazy.map(\.key), version: base + 1))
             try store.commit(write, deadline: deadline)
-            accept(ListChange(id: id, old: old, new: new, patch: patch,
-                              touchedRowKeys: rows.map { $0.writtenRowKeys + $0.removedRowKeys }), into: entry)
+            accept(
+                ListChange(
+                    id: id, old: old, new: new, patch: patch,
+                    touchedRowKeys: rows.map { $0.writtenRowKeys + $0.removedRowKeys }), into: entry)
             return new
         }
     }
@@ -70,8 +78,9 @@ extension ListRegistry {
                 throw RegistryError.preconditionFailed(failure)
             }
             try store.delete(id: id, version: old.version + 1, deadline: deadline)
-            accept(ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])), into: entry,
-                   deletedAt: old.version + 1)
+            accept(
+                ListChange(id: id, old: old, new: nil, patch: JSONPatch(operations: [])), into: entry,
+                deletedAt: old.version + 1)
             return old
         }
     }
@@ -89,8 +98,10 @@ extension ListRegistry {
     /// throws `RegistryError.busy` (503), having changed nothing. A write that finds
     /// `maxQueuedWriters` writes waiting already does not queue: `RegistryError.queueFull` (503).
     /// So a list held by a lock ties up at most that many handler threads, whatever comes.
-    private func committing<T>(id: String, creating: Bool,
-                               _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T) throws -> T {
+    private func committing<T>(
+        id: String, creating: Bool,
+        _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T
+    ) throws -> T {
         let deadline = ContinuousClock.now + writeTimeout
         do {
             return try committing(id: id, creating: creating, before: deadline, attempt)
@@ -104,16 +115,21 @@ extension ListRegistry {
         .busy(id: id, seconds: writeTimeout.seconds, cause: cause)
     }
 
-    private func committing<T>(id: String, creating: Bool, before deadline: ContinuousClock.Instant,
-                               _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T) throws -> T {
+    private func committing<T>(
+        id: String, creating: Bool, before deadline: ContinuousClock.Instant,
+        _ attempt: (Entry, ListSnapshot?, ContinuousClock.Instant) throws -> T
+    ) throws -> T {
         var conflicts = 0
         while true {
             let entry = try slot(for: id, creating: creating)
-            let result: T? = try entry.writer.withLock(before: deadline, unlessWaiting: maxQueuedWriters, orThrow: { outcome in
-                outcome == .queueFull
-                    ? RegistryError.queueFull(id: id, waiting: maxQueuedWriters)
-                    : busy(id: id, cause: "other writers of the list held it here (\(entry.writer.waiterCount) waiting)")
-            }) {
+            let result: T? = try entry.writer.withLock(
+                before: deadline, unlessWaiting: maxQueuedWriters,
+                orThrow: { outcome in
+                    outcome == .queueFull
+                        ? RegistryError.queueFull(id: id, waiting: maxQueuedWriters)
+                        : busy(id: id, cause: "other writers of the list held it here (\(entry.writer.waiterCount) waiting)")
+                }
+            ) {
                 defer {
                     if !entry.removed.load(ordering: .acquiring), entry.current.withLock({ $0 == nil }) {
                         retire(entry, id: id)

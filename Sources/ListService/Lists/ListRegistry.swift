@@ -48,10 +48,12 @@ package final class ListRegistry: Sendable {
     /// Loads every stored list and hands each to `publish` (as a change from nothing), so the
     /// live hub knows them; a stored list that no longer decodes stops the start with its id.
     /// - Parameter publish: gets every committed change, in version order per list.
-    package init(store: any Store, maxLists: Int = ServerDefaults.maxLists,
-                 writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds),
-                 maxQueuedWriters: Int = ServerDefaults.maxQueuedWritersPerList,
-                 publish: @escaping @Sendable (ListChange) -> Void = { _ in }) throws {
+    package init(
+        store: any Store, maxLists: Int = ServerDefaults.maxLists,
+        writeTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds),
+        maxQueuedWriters: Int = ServerDefaults.maxQueuedWritersPerList,
+        publish: @escaping @Sendable (ListChange) -> Void = { _ in }
+    ) throws {
         self.store = store
         self.writeTimeout = writeTimeout
         self.maxQueuedWriters = maxQueuedWriters

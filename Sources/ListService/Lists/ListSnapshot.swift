@@ -46,7 +46,8 @@ package struct ListChange: Sendable {
             return nil
         }
         let touched = touchedRowKeys.flatMap { mine in next.touchedRowKeys.map { mine + $0 } }
-        return ListChange(id: id, old: old, new: nextNew, patch: JSONPatch(operations: patch.operations + next.patch.operations),
-                          touchedRowKeys: touched)
+        return ListChange(
+            id: id, old: old, new: nextNew, patch: JSONPatch(operations: patch.operations + next.patch.operations),
+            touchedRowKeys: touched)
     }
 }

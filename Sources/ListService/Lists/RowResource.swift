@@ -12,7 +12,7 @@ extension IndexedList {
     /// the row's canonical members (`cells`, `href`, `style` when set); nil when there is none.
     package func rowResource(_ key: String) -> JSONValue? {
         guard let position = position(ofRow: key),
-              case .object(let row)? = try? JSONValue(parsing: row(atPosition: position).canonicalJSONBytes(columns: document.columns))
+            case .object(let row)? = try? JSONValue(parsing: row(atPosition: position).canonicalJSONBytes(columns: document.columns))
         else { return nil }
         var members: [(String, JSONValue)] = [("key", .string(key)), ("section", .string(sectionKey(atPosition: position)))]
         for (name, value) in row where name != "key" { members.append((name, value)) }
@@ -24,7 +24,7 @@ extension IndexedList {
     /// - Throws: `RowPreconditionFailed` with the row as it is now.
     package func requireRow(_ key: String, _ precondition: WritePrecondition) throws {
         guard precondition != .none,
-              let message = precondition.failure(version: version(ofRow: key), subject: "row \(quotedRowKey(key))")
+            let message = precondition.failure(version: version(ofRow: key), subject: "row \(quotedRowKey(key))")
         else { return }
         throw RowPreconditionFailed(message: message, current: rowResource(key))
     }

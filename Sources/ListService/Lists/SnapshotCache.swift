@@ -60,7 +60,9 @@ package final class SnapshotCache: Sendable {
             guard let kept = storage.views[query] else { return nil }
             Self.touch(query, in: &storage.viewOrder)
             return kept
-        }) { return kept }
+        }) {
+            return kept
+        }
         let made = try make()
         return storage.withLock { storage in
             if let kept = storage.views[query] { return kept }

@@ -50,23 +50,27 @@ package enum StoredListCoding {
                 position += 1
                 if let old {
                     if let oldIndex, rowIndex < oldSections[oldIndex].rows.count,
-                       oldSections[oldIndex].rows[rowIndex].key == row.key {
+                        oldSections[oldIndex].rows[rowIndex].key == row.key
+                    {
                         kept += 1
                         if sameColumns, old.list.orderKeys[oldStarts[oldIndex] + rowIndex] == orderKey,
-                           oldSections[oldIndex].rows[rowIndex] == row {
+                            oldSections[oldIndex].rows[rowIndex] == row
+                        {
                             continue
                         }
                     } else if let before = old.list.position(ofRow: row.key) {
                         kept += 1
                         if sameColumns, old.list.orderKeys[before] == orderKey,
-                           old.list.sectionKey(atPosition: before) == section.key, old.list.row(atPosition: before) == row {
+                            old.list.sectionKey(atPosition: before) == section.key, old.list.row(atPosition: before) == row
+                        {
                             continue
                         }
                     }
                 }
-                upserted.append(StoredRow(
-                    key: row.key, section: section.key, orderKey: orderKey.rawValue,
-                    body: row.canonicalJSONBytes(columns: columns)))
+                upserted.append(
+                    StoredRow(
+                        key: row.key, section: section.key, orderKey: orderKey.rawValue,
+                        body: row.canonicalJSONBytes(columns: columns)))
             }
         }
         var deleted: [String] = []
@@ -106,7 +110,8 @@ package enum StoredListCoding {
     package static func snapshot(from stored: StoredList) throws -> ListSnapshot {
         do {
             guard case .object(var document) = try JSONValue(parsing: stored.meta),
-                  case .array(var sections)? = document["sections"] else {
+                case .array(var sections)? = document["sections"]
+            else {
                 throw CorruptList(id: stored.id, reason: "metadata is not a list document")
             }
             var sectionIndex: [String: Int] = [:]

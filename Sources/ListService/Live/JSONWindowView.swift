@@ -28,10 +28,12 @@ package struct JSONWindowView: Equatable {
     /// The document as the client holds it: the canonical list members, then `more` and `until`.
     package var json: JSONValue {
         guard !whole, case .object(let document) = list.json else { return list.json }
-        return .object(JSONObject(document.members + [
-            ("more", .bool(more)),
-            ("until", until.map(JSONValue.string) ?? .null),
-        ]))
+        return .object(
+            JSONObject(
+                document.members + [
+                    ("more", .bool(more)),
+                    ("until", until.map(JSONValue.string) ?? .null),
+                ]))
     }
 
     /// The patch that takes a client from `old` to `new`: the keyed diff of the two windows'

@@ -63,10 +63,11 @@ extension LiveHub {
         case .until(let cursor): window = .through(cursor)
         case .viewUntil: window = .empty  // live views start in `attachView`
         }
-        return StartingPoint(current: current, base: base, window: window,
-                             view: request.view == .html ? state.views[window] : nil,
-                             resume: request.view == .json ? jsonResume(of: request, state: state) : nil,
-                             jsonView: request.view == .jsonWindow ? state.jsonViews[window] : nil)
+        return StartingPoint(
+            current: current, base: base, window: window,
+            view: request.view == .html ? state.views[window] : nil,
+            resume: request.view == .json ? jsonResume(of: request, state: state) : nil,
+            jsonView: request.view == .jsonWindow ? state.jsonViews[window] : nil)
     }
 
     /// The patches that take a `view=json` client at `since` to the channel's current version:
@@ -86,7 +87,8 @@ extension LiveHub {
         let reached = steps.last?.version ?? since
         if reached == state.current.version { return steps }
         guard let index = state.recent.firstIndex(where: { $0.snapshot.version == reached }),
-              let kept = keptSteps(from: index, state: state) else { return nil }
+            let kept = keptSteps(from: index, state: state)
+        else { return nil }
         return steps + kept
     }
 
@@ -112,8 +114,10 @@ extension LiveHub {
     /// The reset, or the patches that bring a client at `since` to `start.current`. The costly
     /// part of subscribing (serializing a document, rendering a window, encoding patches), so
     /// `attach` runs it outside the channel's lock when it can.
-    package func firstEvents(for request: SubscribeRequest, subscription id: String, from start: StartingPoint,
-                     on channel: LiveChannel) -> FirstEvents {
+    package func firstEvents(
+        for request: SubscribeRequest, subscription id: String, from start: StartingPoint,
+        on channel: LiveChannel
+    ) -> FirstEvents {
         let current = start.current
         var first = FirstEvents(version: current.version, window: start.window)
         if let since = request.since, since == current.version { return first }
@@ -139,7 +143,8 @@ extension LiveHub {
                 first.events = ServerSentEvent.reset(version: current.version, subscription: id, document: document)
             }
         case .html:
-            let view = start.view
+            let view =
+                start.view
                 ?? LiveView(snapshot: current, window: start.window, renderer: renderer, rowMarkup: channel.rowMarkup)
             first.view = view
             if let base = start.base {
@@ -163,8 +168,10 @@ extension LiveHub {
     /// A `reset` for a subscriber's view of `window` at `snapshot`: its own head around the
     /// document of that version and window, made once and shared (`ResetDocumentCache`; for
     /// `view=html` the channel's row cache spares rendering rows already rendered).
-    package func resetEvent(view: Subscriber.View, subscription id: String, window: LiveWindow, at snapshot: ListSnapshot,
-                    on channel: LiveChannel) -> [SharedBytes] {
+    package func resetEvent(
+        view: Subscriber.View, subscription id: String, window: LiveWindow, at snapshot: ListSnapshot,
+        on channel: LiveChannel
+    ) -> [SharedBytes] {
         let document: SharedBytes
         switch view {
         case .json:

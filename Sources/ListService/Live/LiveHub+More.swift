@@ -44,13 +44,18 @@ extension LiveHub {
     }
 
     /// The `view=html` view of `grown` and the patch from `window`'s, rendering only the new rows.
-    private func grownView(state: inout LiveChannel.State, channel: LiveChannel, from window: LiveWindow,
-                           to grown: LiveWindow) -> (LiveView, JSONPatch) {
+    private func grownView(
+        state: inout LiveChannel.State, channel: LiveChannel, from window: LiveWindow,
+        to grown: LiveWindow
+    ) -> (LiveView, JSONPatch) {
         let current = state.current
-        let before = state.views[window]
+        let before =
+            state.views[window]
             ?? LiveView(snapshot: current, window: window, renderer: renderer, rowMarkup: channel.rowMarkup)
-        if let growth = LiveView.growing(before, from: window, to: grown, snapshot: current,
-                                         renderer: renderer, rowMarkup: channel.rowMarkup) {
+        if let growth = LiveView.growing(
+            before, from: window, to: grown, snapshot: current,
+            renderer: renderer, rowMarkup: channel.rowMarkup)
+        {
             return growth
         }
         let after = LiveView(snapshot: current, window: grown, renderer: renderer, rowMarkup: channel.rowMarkup)

@@ -1,7 +1,7 @@
 import Dispatch
+import ListModel
 import ServerSupport
 import Synchronization
-import ListModel
 
 extension LiveHub {
     /// Sends one committed change to the list's subscribers. Called under the channel's lock
@@ -50,8 +50,9 @@ extension LiveHub {
                     event = shared
                 } else {
                     let after = JSONWindowView(snapshot: new, window: subscriber.window)
-                    event = ServerSentEvent.patch(JSONWindowView.patch(from: state.currentJSONView(subscriber.window), to: after),
-                                                  version: new.version)
+                    event = ServerSentEvent.patch(
+                        JSONWindowView.patch(from: state.currentJSONView(subscriber.window), to: after),
+                        version: new.version)
                     jsonWindowEvents[subscriber.window] = event
                     newJSONViews[subscriber.window] = after
                 }
@@ -60,8 +61,9 @@ extension LiveHub {
                     event = shared
                 } else {
                     let before = state.currentView(subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
-                    let after = LiveView(snapshot: new, window: subscriber.window, renderer: renderer,
-                                         rowMarkup: channel.rowMarkup)
+                    let after = LiveView(
+                        snapshot: new, window: subscriber.window, renderer: renderer,
+                        rowMarkup: channel.rowMarkup)
                     event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
                     htmlEvents[subscriber.window] = event
                     newViews[subscriber.window] = after
@@ -70,8 +72,9 @@ extension LiveHub {
             deliveries.append(Delivery(subscriber: subscriber, event: event))
         }
         for subscriber in deliver(deliveries, at: new.version) { markStale(subscriber) }
-        state.recent.append(LiveChannel.PastVersion(
-            snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
+        state.recent.append(
+            LiveChannel.PastVersion(
+                snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
         if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
         state.current = new
         state.views = newViews

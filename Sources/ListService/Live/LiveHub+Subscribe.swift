@@ -24,8 +24,10 @@ extension LiveHub {
         /// the list itself.
         package var query: ListQuery? = nil
 
-        package init(listID: String, view: Subscriber.View, window: WindowSpec, since: Int?, logged: [StoredChange]? = nil,
-                     query: ListQuery? = nil) {
+        package init(
+            listID: String, view: Subscriber.View, window: WindowSpec, since: Int?, logged: [StoredChange]? = nil,
+            query: ListQuery? = nil
+        ) {
             self.query = query
             self.listID = listID
             self.view = view
@@ -67,23 +69,29 @@ extension LiveHub {
                 stream.finish()
                 return
             }
-            guard let start = channel.state.withLock({ state in
-                publishPending(on: channel, state: &state)
-                return state.closed ? nil : startingPoint(of: request, state: state)
-            }) else { continue }
+            guard
+                let start = channel.state.withLock({ state in
+                    publishPending(on: channel, state: &state)
+                    return state.closed ? nil : startingPoint(of: request, state: state)
+                })
+            else { continue }
             let prepared = firstEvents(for: request, subscription: id, from: start, on: channel)
             beforeRegistering()
             let registered = channel.state.withLock { state -> Bool in
                 publishPending(on: channel, state: &state)
                 guard !state.closed else { return false }  // deleted or idle meanwhile: start over
-                let events = prepared.version == state.current.version
+                let events =
+                    prepared.version == state.current.version
                     ? prepared
                     : catchUp(prepared, view: request.view, state: &state, rowMarkup: channel.rowMarkup)
-                        ?? firstEvents(for: request, subscription: id, from: startingPoint(of: request, state: state),
-                                       on: channel)
-                register(Subscriber(id: id, listID: request.listID, view: request.view, stream: stream,
-                                    window: events.window, version: events.version),
-                         with: events, on: channel, state: &state)
+                        ?? firstEvents(
+                            for: request, subscription: id, from: startingPoint(of: request, state: state),
+                            on: channel)
+                register(
+                    Subscriber(
+                        id: id, listID: request.listID, view: request.view, stream: stream,
+                        window: events.window, version: events.version),
+                    with: events, on: channel, state: &state)
                 return true
             }
             if registered { break }
@@ -96,8 +104,10 @@ extension LiveHub {
     /// the window's view then to its view now. Nil when the channel no longer keeps that
     /// version (or, for `view=html`, the events carry no view): make them again then.
     /// Called under the channel's lock.
-    private func catchUp(_ prepared: FirstEvents, view: Subscriber.View, state: inout LiveChannel.State,
-                         rowMarkup: RowMarkupCache) -> FirstEvents? {
+    private func catchUp(
+        _ prepared: FirstEvents, view: Subscriber.View, state: inout LiveChannel.State,
+        rowMarkup: RowMarkupCache
+    ) -> FirstEvents? {
         guard let start = state.recent.firstIndex(where: { $0.snapshot.version == prepared.version }) else { return nil }
         var caughtUp = FirstEvents(version: state.current.version, window: prepared.window, events: prepared.events)
         switch view {
@@ -112,8 +122,10 @@ extension LiveHub {
         case .jsonWindow:
             guard let before = prepared.jsonView else { return nil }
             let after = state.currentJSONView(prepared.window)
-            caughtUp.events.append(ServerSentEvent.patch(JSONWindowView.patch(from: before, to: after),
-                                                         version: state.current.version))
+            caughtUp.events.append(
+                ServerSentEvent.patch(
+                    JSONWindowView.patch(from: before, to: after),
+                    version: state.current.version))
             caughtUp.jsonView = after
         }
         return caughtUp
@@ -121,10 +133,13 @@ extension LiveHub {
 
     /// Writes a subscriber's first events and adds it to its channel. Called under the
     /// channel's lock, with first events that bring the client to the channel's current version.
-    private func register(_ subscriber: Subscriber, with events: FirstEvents, on channel: LiveChannel,
-                          state: inout LiveChannel.State) {
-        subscriber.stream.write([ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
-                                + events.events)
+    private func register(
+        _ subscriber: Subscriber, with events: FirstEvents, on channel: LiveChannel,
+        state: inout LiveChannel.State
+    ) {
+        subscriber.stream.write(
+            [ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
+                + events.events)
         if let view = events.view, state.views[subscriber.window] == nil { state.views[subscriber.window] = view }
         if let view = events.jsonView, state.jsonViews[subscriber.window] == nil { state.jsonViews[subscriber.window] = view }
         state.subscribers[subscriber.id] = subscriber

@@ -19,7 +19,8 @@ extension LiveHub {
             guard let (at, drained) = sweepIdleOrTimedOut(channel, anyStale: anyStale), !drained.isEmpty else { continue }
             // A live view's reset is made under the lock below (its view is the channel's).
             let resets = drained.map {
-                $0.subscriber.query != nil ? []
+                $0.subscriber.query != nil
+                    ? []
                     : resetEvent(view: $0.subscriber.view, subscription: $0.subscriber.id, window: $0.window, at: at, on: channel)
             }
             beforeWritingResets()
@@ -30,12 +31,14 @@ extension LiveHub {
                     let subscriber = entry.subscriber
                     guard subscriber.stale, state.subscribers[subscriber.id] === subscriber else { continue }
                     // A write or `…/more` came meanwhile: the reset is made again, for what it must show.
-                    let event = subscriber.query != nil
+                    let event =
+                        subscriber.query != nil
                         ? viewReset(for: subscriber, state: &state, channel: channel) ?? []
                         : state.current.version == at.version && subscriber.window == entry.window
-                        ? reset
-                        : resetEvent(view: subscriber.view, subscription: subscriber.id, window: subscriber.window,
-                                     at: state.current, on: channel)
+                            ? reset
+                            : resetEvent(
+                                view: subscriber.view, subscription: subscriber.id, window: subscriber.window,
+                                at: state.current, on: channel)
                     subscriber.stream.write(event)
                     subscriber.version = state.current.version
                     subscriber.stale = false

@@ -71,14 +71,16 @@ extension LiveHub {
                 case .until: end = .empty  // refused by the route
                 }
                 let key = LiveQueryView.Key(view: request.view, end: end)
-                let document = live.documents[key]
+                let document =
+                    live.documents[key]
                     ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
                 var events: [SharedBytes] = []
                 if request.since == current.version {
                     // Up to date: nothing to send.
                 } else if let baseIndex {
                     var patch = ViewDocument.patch(
-                        from: ViewDocument.make(key, index: baseIndex, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup),
+                        from: ViewDocument.make(
+                            key, index: baseIndex, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup),
                         to: document)
                     if end != .whole, case .json(let view) = document { Self.statingUntil(&patch, view.until) }
                     if case .html(let view) = document { Self.statingUntil(&patch, view.until) }
@@ -88,8 +90,9 @@ extension LiveHub {
                 }
                 live.documents[key] = document
                 state.queryViews[query] = live
-                let subscriber = Subscriber(id: id, listID: request.listID, view: request.view, stream: stream,
-                                            window: .empty, version: current.version, query: query, viewEnd: end)
+                let subscriber = Subscriber(
+                    id: id, listID: request.listID, view: request.view, stream: stream,
+                    window: .empty, version: current.version, query: query, viewEnd: end)
                 stream.write([ServerSentEvent.subscription(id, version: current.version)] + events)
                 state.subscribers[id] = subscriber
                 state.idleSince = nil
@@ -113,8 +116,10 @@ extension LiveHub {
 
     /// A `reset` of a live view's window at the current version; its document is serialized
     /// once per version and window.
-    private func viewReset(subscription id: String, key: LiveQueryView.Key, document: ViewDocument,
-                           live: inout LiveQueryView, version: Int) -> [SharedBytes] {
+    private func viewReset(
+        subscription id: String, key: LiveQueryView.Key, document: ViewDocument,
+        live: inout LiveQueryView, version: Int
+    ) -> [SharedBytes] {
         let bytes: SharedBytes
         if let made = live.resets[key] {
             bytes = made
@@ -129,11 +134,13 @@ extension LiveHub {
     func viewReset(for subscriber: Subscriber, state: inout LiveChannel.State, channel: LiveChannel) -> [SharedBytes]? {
         guard let query = subscriber.query, var live = state.queryViews[query] else { return nil }
         let key = LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd)
-        let document = live.documents[key]
+        let document =
+            live.documents[key]
             ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
         live.documents[key] = document
-        let events = viewReset(subscription: subscriber.id, key: key, document: document, live: &live,
-                               version: state.current.version)
+        let events = viewReset(
+            subscription: subscriber.id, key: key, document: document, live: &live,
+            version: state.current.version)
         state.queryViews[query] = live
         return events
     }
@@ -143,8 +150,10 @@ extension LiveHub {
     /// rows the change touched (O(log n) each); a change that does not name them, or changes
     /// the columns, rebuilds it (or drops it when it has no subscriber). Views whose query no longer fits the columns are dropped and
     /// their streams end. Called under the channel's lock by `publish`.
-    func publishViews(_ change: ListChange, from old: ListSnapshot, to new: ListSnapshot,
-                      state: inout LiveChannel.State, channel: LiveChannel) -> [LiveViewKey: SharedBytes] {
+    func publishViews(
+        _ change: ListChange, from old: ListSnapshot, to new: ListSnapshot,
+        state: inout LiveChannel.State, channel: LiveChannel
+    ) -> [LiveViewKey: SharedBytes] {
         guard !state.queryViews.isEmpty else { return [:] }
         var wanted: [ListQuery: Set<LiveQueryView.Key>] = [:]
         for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version == old.version {
@@ -153,7 +162,8 @@ extension LiveHub {
         }
         // The touched rows are relative to `change.old`: at or before the views' version (a
         // merged change may start earlier: touching more rows than needed is harmless).
-        let incremental = change.touchedRowKeys != nil && (change.old.map { $0.version <= old.version } ?? false)
+        let incremental =
+            change.touchedRowKeys != nil && (change.old.map { $0.version <= old.version } ?? false)
             && old.document.columns == new.document.columns
         var events: [LiveViewKey: SharedBytes] = [:]
         var unfit: Set<ListQuery> = []
@@ -162,7 +172,8 @@ extension LiveHub {
             let keys = wanted[query] ?? []
             var before: [LiveQueryView.Key: ViewDocument] = [:]
             for key in keys {
-                before[key] = live.documents[key]
+                before[key] =
+                    live.documents[key]
                     ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
             }
             // Row-only writes (keyed row edits) update each window from the rows they touched.
@@ -195,14 +206,17 @@ extension LiveHub {
             for key in keys {
                 let after: ViewDocument
                 let patch: JSONPatch
-                if let rowsOnly, let made = ViewDocument.incremental(
-                    from: before[key]!, key: key, update: rowsOnly.update, oldPlaces: rowsOnly.oldPlaces,
-                    oldRowCount: rowsOnly.oldRowCount, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup) {
+                if let rowsOnly,
+                    let made = ViewDocument.incremental(
+                        from: before[key]!, key: key, update: rowsOnly.update, oldPlaces: rowsOnly.oldPlaces,
+                        oldRowCount: rowsOnly.oldRowCount, index: live.index, renderer: renderer, rowMarkup: channel.rowMarkup)
+                {
                     (after, patch) = made
                     incrementalViewPatches.add(1, ordering: .relaxed)
                 } else {
                     diffedViewPatches.add(1, ordering: .relaxed)
-                    after = ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
+                    after = ViewDocument.make(
+                        key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
                     patch = ViewDocument.patch(from: before[key]!, to: after)
                 }
                 events[LiveViewKey(query: query, window: key)] = ServerSentEvent.patch(patch, version: new.version)
@@ -225,27 +239,33 @@ extension LiveHub {
     }
 
     /// Grows a live view subscriber's window by `extra` rows of the view. Under the channel's lock.
-    func extendView(_ subscriber: Subscriber, by extra: Int, state: inout LiveChannel.State,
-                    channel: LiveChannel) throws -> (rows: Int, more: Bool) {
+    func extendView(
+        _ subscriber: Subscriber, by extra: Int, state: inout LiveChannel.State,
+        channel: LiveChannel
+    ) throws -> (rows: Int, more: Bool) {
         guard subscriber.viewEnd != .whole else { throw SubscriptionError.noWindow }
         guard let query = subscriber.query, var live = state.queryViews[query] else {
             throw SubscriptionError.unknown(id: subscriber.id, listID: subscriber.listID)
         }
         let key = LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd)
-        let before = live.documents[key]
+        let before =
+            live.documents[key]
             ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
         let held = live.index.window(subscriber.viewEnd).rowCount
         var grown = live.index.windowEnd(limit: held + extra)
         if grown == .empty { grown = subscriber.viewEnd }
         let grownKey = LiveQueryView.Key(view: subscriber.view, end: grown)
-        let after = live.documents[grownKey]
+        let after =
+            live.documents[grownKey]
             ?? ViewDocument.make(grownKey, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
         live.documents[grownKey] = after
         state.queryViews[query] = live
         subscriber.viewEnd = grown
         if !subscriber.stale && subscriber.version == state.current.version {
-            subscriber.stream.write(ServerSentEvent.patch(ViewDocument.patch(from: before, to: after),
-                                                          version: state.current.version))
+            subscriber.stream.write(
+                ServerSentEvent.patch(
+                    ViewDocument.patch(from: before, to: after),
+                    version: state.current.version))
         }
         return (live.index.window(grown).rowCount, after.rowsAndMore.more)
     }

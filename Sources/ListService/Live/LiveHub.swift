@@ -43,11 +43,13 @@ package final class LiveHub: Sendable {
         /// Live views (`sort`, `q`, filters) kept per list (`--max-views`).
         package var maxViews: Int
 
-        package init(maxSubscribers: Int = ServerDefaults.maxSubscribers, maxBufferedBytes: Int = 1 << 20,
-                     staleTimeoutSeconds: Double = ServerDefaults.staleTimeoutSeconds, recentVersions: Int = 32,
-                     idleChannelSeconds: Double = 60, maxPendingChanges: Int = 16,
-                     fanOutThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
-                     subscriptionPrefix: String? = nil, maxViews: Int = ServerDefaults.maxViews) {
+        package init(
+            maxSubscribers: Int = ServerDefaults.maxSubscribers, maxBufferedBytes: Int = 1 << 20,
+            staleTimeoutSeconds: Double = ServerDefaults.staleTimeoutSeconds, recentVersions: Int = 32,
+            idleChannelSeconds: Double = 60, maxPendingChanges: Int = 16,
+            fanOutThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
+            subscriptionPrefix: String? = nil, maxViews: Int = ServerDefaults.maxViews
+        ) {
             self.maxViews = maxViews
             self.maxSubscribers = maxSubscribers
             self.maxBufferedBytes = maxBufferedBytes

@@ -36,8 +36,10 @@ package enum ViewDocument: Equatable {
     case html(LiveView)
 
     /// The window `key` of the view `index` holds.
-    package static func make(_ key: LiveQueryView.Key, index: ViewIndex, listID: String, renderer: HTMLRenderer,
-                             rowMarkup: RowMarkupCache) -> ViewDocument {
+    package static func make(
+        _ key: LiveQueryView.Key, index: ViewIndex, listID: String, renderer: HTMLRenderer,
+        rowMarkup: RowMarkupCache
+    ) -> ViewDocument {
         let window = index.window(key.end)
         let document = index.list.document
         let until: String? = if case .through(let cursor) = key.end { cursor.encoded } else { nil }
@@ -52,8 +54,10 @@ package enum ViewDocument: Equatable {
             list.sections = sections.map(\.0)
             return .json(JSONWindowView(list: list, more: window.more, until: until, whole: key.end == .whole))
         case .html:
-            return .html(LiveView(view: index, listID: listID, sections: sections, more: window.more, until: until,
-                                  renderer: renderer, rowMarkup: rowMarkup))
+            return .html(
+                LiveView(
+                    view: index, listID: listID, sections: sections, more: window.more, until: until,
+                    renderer: renderer, rowMarkup: rowMarkup))
         }
     }
 
@@ -86,22 +90,30 @@ extension LiveView {
     /// The `view=html` document of a window of a live view: as `init(snapshot:window:…)` for a
     /// list window, with the view's sections and rows; a section's footer shows once its last
     /// row of the view is in; with `q` or filters and no match, the status says so.
-    init(view index: ViewIndex, listID: String, sections windowSections: [(Section, Bool)], more: Bool, until: String?,
-         renderer: HTMLRenderer, rowMarkup: RowMarkupCache) {
+    init(
+        view index: ViewIndex, listID: String, sections windowSections: [(Section, Bool)], more: Bool, until: String?,
+        renderer: HTMLRenderer, rowMarkup: RowMarkupCache
+    ) {
         let document = index.list.document
         let showsRows = document.state == nil
         var sections: [Section] = []
         if showsRows {
             sections.reserveCapacity(windowSections.count)
             for (section, complete) in windowSections {
-                sections.append(Section(
-                    key: section.key,
-                    header: renderer.sectionHeaderRow(section, in: document).map(Self.string),
-                    footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.string) : nil,
-                    rows: section.rows.map { row in
-                        Row(key: row.key, cells: ["html": .text(rowMarkup.html(
-                            for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))])
-                    }))
+                sections.append(
+                    Section(
+                        key: section.key,
+                        header: renderer.sectionHeaderRow(section, in: document).map(Self.string),
+                        footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.string) : nil,
+                        rows: section.rows.map { row in
+                            Row(
+                                key: row.key,
+                                cells: [
+                                    "html": .text(
+                                        rowMarkup.html(
+                                            for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))
+                                ])
+                        }))
             }
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
@@ -111,7 +123,8 @@ extension LiveView {
         } else {
             var statusDocument = ListDocument(title: document.title, columns: document.columns)
             statusDocument.state = document.state
-            statusDocument.emptyText = document.emptyText
+            statusDocument.emptyText =
+                document.emptyText
                 ?? (index.query.selectsRows ? "No rows match " + index.query.described + "." : nil)
             status = renderer.statusBody(statusDocument).map(Self.string)
         }

@@ -28,7 +28,11 @@ extension LiveView {
             let complete = part.rows.upperBound == section.rows.count
             let rows = part.rows.map { index in
                 let row = section.rows[index]
-                return Row(key: row.key, cells: ["html": .text(rowMarkup.html(for: row, version: list.version(ofRow: row.key), in: document, renderer: renderer))])
+                return Row(
+                    key: row.key,
+                    cells: [
+                        "html": .text(rowMarkup.html(for: row, version: list.version(ofRow: row.key), in: document, renderer: renderer))
+                    ])
             }
             let footer = complete ? renderer.sectionFooterRow(section, in: document).map(text) : nil
             // The view's sections are the document's first ones, by index.
@@ -40,24 +44,27 @@ extension LiveView {
             if part.sectionIndex == last {
                 // The window's last section continues.
                 for row in rows {
-                    operations.append(.add(
-                        path: JSONPointer(tokens: ["sections", String(last), "rows", String(view.list.sections[last].rows.count)]),
-                        value: LiveViewPatch.viewRow(fromList: row.json(columns: [htmlColumn]))))
+                    operations.append(
+                        .add(
+                            path: JSONPointer(tokens: ["sections", String(last), "rows", String(view.list.sections[last].rows.count)]),
+                            value: LiveViewPatch.viewRow(fromList: row.json(columns: [htmlColumn]))))
                     view.list.sections[last].rows.append(row)
                 }
                 if view.list.sections[last].footer != footer {
                     view.list.sections[last].footer = footer
-                    operations.append(.replace(
-                        path: JSONPointer(tokens: ["sections", String(last), "footer"]), value: footer.map(JSONValue.string) ?? .null))
+                    operations.append(
+                        .replace(
+                            path: JSONPointer(tokens: ["sections", String(last), "footer"]), value: footer.map(JSONValue.string) ?? .null))
                 }
             } else {
                 guard part.sectionIndex == view.list.sections.count else { return nil }
                 let added = Section(
                     key: section.key, header: renderer.sectionHeaderRow(section, in: document).map(text),
                     footer: footer, rows: rows)
-                operations.append(.add(
-                    path: JSONPointer(tokens: ["sections", String(view.list.sections.count)]),
-                    value: LiveViewPatch.viewSection(fromList: added.json(columns: [htmlColumn]))))
+                operations.append(
+                    .add(
+                        path: JSONPointer(tokens: ["sections", String(view.list.sections.count)]),
+                        value: LiveViewPatch.viewSection(fromList: added.json(columns: [htmlColumn]))))
                 view.list.sections.append(added)
             }
         }

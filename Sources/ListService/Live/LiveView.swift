@@ -29,16 +29,18 @@ package struct LiveView: Equatable {
         sections.reserveCapacity(windowDocument.sections.count)
         for (index, section) in windowDocument.sections.enumerated() {
             let complete = section.rows.count == document.sections[index].rows.count
-            sections.append(Section(
-                key: section.key,
-                header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
-                footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil,
-                rows: section.rows.map { row in
-                    let version = snapshot.list.version(ofRow: row.key)
-                    let html = rowMarkup?.html(for: row, version: version, in: document, renderer: renderer)
-                        ?? Self.text(renderer.row(row, in: document, version: version))
-                    return Row(key: row.key, cells: ["html": .text(html)])
-                }))
+            sections.append(
+                Section(
+                    key: section.key,
+                    header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
+                    footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil,
+                    rows: section.rows.map { row in
+                        let version = snapshot.list.version(ofRow: row.key)
+                        let html =
+                            rowMarkup?.html(for: row, version: version, in: document, renderer: renderer)
+                            ?? Self.text(renderer.row(row, in: document, version: version))
+                        return Row(key: row.key, cells: ["html": .text(html)])
+                    }))
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
         // As the page's: sort links (without a view link's key, which streams share no matter who reads).
@@ -50,14 +52,15 @@ package struct LiveView: Equatable {
 
     /// The view document as the client holds it.
     package var json: JSONValue {
-        .object(JSONObject([
-            ("title", .string(list.title)),
-            ("head", .string(head)),
-            ("sections", .array(list.sections.map { LiveViewPatch.viewSection(fromList: $0.json(columns: list.columns)) })),
-            ("status", status.map(JSONValue.string) ?? .null),
-            ("more", .bool(more)),
-            ("until", until.map(JSONValue.string) ?? .null),
-        ]))
+        .object(
+            JSONObject([
+                ("title", .string(list.title)),
+                ("head", .string(head)),
+                ("sections", .array(list.sections.map { LiveViewPatch.viewSection(fromList: $0.json(columns: list.columns)) })),
+                ("status", status.map(JSONValue.string) ?? .null),
+                ("more", .bool(more)),
+                ("until", until.map(JSONValue.string) ?? .null),
+            ]))
     }
 
     /// The patch that takes a client from `old` to `new`.
@@ -68,9 +71,13 @@ package struct LiveView: Equatable {
         }
         var operations = LiveViewPatch.translate(listPatch)
         if old.head != new.head { operations.append(.replace(path: JSONPointer(tokens: ["head"]), value: .string(new.head))) }
-        if old.status != new.status { operations.append(.replace(path: JSONPointer(tokens: ["status"]), value: new.status.map(JSONValue.string) ?? .null)) }
+        if old.status != new.status {
+            operations.append(.replace(path: JSONPointer(tokens: ["status"]), value: new.status.map(JSONValue.string) ?? .null))
+        }
         if old.more != new.more { operations.append(.replace(path: JSONPointer(tokens: ["more"]), value: .bool(new.more))) }
-        if old.until != new.until { operations.append(.replace(path: JSONPointer(tokens: ["until"]), value: new.until.map(JSONValue.string) ?? .null)) }
+        if old.until != new.until {
+            operations.append(.replace(path: JSONPointer(tokens: ["until"]), value: new.until.map(JSONValue.string) ?? .null))
+        }
         return JSONPatch(operations: operations)
     }
 

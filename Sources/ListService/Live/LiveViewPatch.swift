@@ -79,20 +79,22 @@ package enum LiveViewPatch {
 
     /// `{"key", "html"}` from a rendered row's canonical JSON.
     package static func viewRow(fromList row: JSONValue) -> JSONValue {
-        .object(JSONObject([
-            ("key", asParsed(row["/key"])),
-            ("html", row["/cells/html"] ?? .null),
-        ]))
+        .object(
+            JSONObject([
+                ("key", asParsed(row["/key"])),
+                ("html", row["/cells/html"] ?? .null),
+            ]))
     }
 
     /// `{"key", "header", "footer", "rows"}` from a rendered section's canonical JSON.
     package static func viewSection(fromList section: JSONValue) -> JSONValue {
-        .object(JSONObject([
-            ("key", asParsed(section["/key"])),
-            ("header", section["/header"] ?? .null),
-            ("footer", section["/footer"] ?? .null),
-            ("rows", .array((section["/rows"]?.arrayValue ?? []).map(viewRow))),
-        ]))
+        .object(
+            JSONObject([
+                ("key", asParsed(section["/key"])),
+                ("header", section["/header"] ?? .null),
+                ("footer", section["/footer"] ?? .null),
+                ("rows", .array((section["/rows"]?.arrayValue ?? []).map(viewRow))),
+            ]))
     }
 
 }

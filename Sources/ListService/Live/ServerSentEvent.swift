@@ -56,8 +56,12 @@ package enum ServerSentEvent {
     /// alone is an event with no data, which some clients (httpx-sse) hand over as an empty message.
     package static func subscription(_ id: String, version: Int) -> SharedBytes {
         var bytes = Array("event: subscription\nretry: 1000\ndata: ".utf8)
-        JSONValue.object(JSONObject([("subscription", .string(id)),
-                                     ("version", .number(Double(version)))])).serialize(into: &bytes)
+        JSONValue.object(
+            JSONObject([
+                ("subscription", .string(id)),
+                ("version", .number(Double(version))),
+            ])
+        ).serialize(into: &bytes)
         bytes += [0x0A, 0x0A]
         return SharedBytes(bytes)
     }

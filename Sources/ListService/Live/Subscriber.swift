@@ -29,8 +29,10 @@ package final class Subscriber: @unchecked Sendable {
     /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
     package var staleSince: UInt64 = 0
 
-    package init(id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int,
-                query: ListQuery? = nil, viewEnd: ViewWindowEnd = .whole) {
+    package init(
+        id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int,
+        query: ListQuery? = nil, viewEnd: ViewWindowEnd = .whole
+    ) {
         self.id = id
         self.query = query
         self.viewEnd = viewEnd

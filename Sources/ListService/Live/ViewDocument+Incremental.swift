@@ -12,8 +12,12 @@ extension ViewDocument {
         }
         set {
             switch self {
-            case .json(var view): view.list = newValue; self = .json(view)
-            case .html(var view): view.list = newValue; self = .html(view)
+            case .json(var view):
+                view.list = newValue
+                self = .json(view)
+            case .html(var view):
+                view.list = newValue
+                self = .html(view)
             }
         }
     }
@@ -27,8 +31,12 @@ extension ViewDocument {
         }
         set {
             switch self {
-            case .json(var view): view.more = newValue; self = .json(view)
-            case .html(var view): view.more = newValue; self = .html(view)
+            case .json(var view):
+                view.more = newValue
+                self = .json(view)
+            case .html(var view):
+                view.more = newValue
+                self = .html(view)
             }
         }
     }
@@ -67,7 +75,7 @@ extension ViewDocument {
         var after = before
         var list = after.list
         guard shape.sections.count == list.sections.count,
-              zip(shape.sections, list.sections).allSatisfy({ document.sections[$0.sectionIndex].key == $1.key })
+            zip(shape.sections, list.sections).allSatisfy({ document.sections[$0.sectionIndex].key == $1.key })
         else { return nil }
         let position = Dictionary(uniqueKeysWithValues: list.sections.enumerated().map { ($1.key, $0) })
         var operations: [JSONPatchOperation] = []
@@ -78,16 +86,22 @@ extension ViewDocument {
         /// The row as the document holds it, and as a patch carries it.
         func entry(_ row: Row) -> (Row, JSONValue) {
             guard html else { return (row, row.json(columns: document.columns)) }
-            let rendered = Row(key: row.key, cells: ["html": .text(rowMarkup.html(
-                for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))])
+            let rendered = Row(
+                key: row.key,
+                cells: [
+                    "html": .text(
+                        rowMarkup.html(
+                            for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))
+                ])
             return (rendered, LiveViewPatch.viewRow(fromList: rendered.json(columns: [LiveView.htmlColumn])))
         }
 
         var removals: [(section: Int, row: Int)] = []
         for rowKey in changes.left + changes.moved {
             guard let place = oldPlaces[rowKey], let section = position[place.sectionKey],
-                  place.index < list.sections[section].rows.count,
-                  list.sections[section].rows[place.index].key == rowKey else { return nil }
+                place.index < list.sections[section].rows.count,
+                list.sections[section].rows[place.index].key == rowKey
+            else { return nil }
             removals.append((section, place.index))
         }
         for (section, row) in removals.sorted(by: { ($0.section, $0.row) > ($1.section, $1.row) }) {
@@ -107,8 +121,9 @@ extension ViewDocument {
         }
         for rowKey in changes.changed {
             guard let place = index.location(ofRow: rowKey), let section = position[place.sectionKey],
-                  place.index < list.sections[section].rows.count,
-                  list.sections[section].rows[place.index].key == rowKey, let row = index.row(key: rowKey) else { return nil }
+                place.index < list.sections[section].rows.count,
+                list.sections[section].rows[place.index].key == rowKey, let row = index.row(key: rowKey)
+            else { return nil }
             let (stored, value) = entry(row)
             list.sections[section].rows[place.index] = stored
             operations.append(.replace(path: rowPath(section, place.index), value: value))
@@ -121,13 +136,18 @@ extension ViewDocument {
             for (section, part) in shape.sections.enumerated() {
                 let complete = part.rowsInWindow == part.rowsInView
                 if complete && list.sections[section].footer != nil { continue }  // sections are as they were
-                let footer = complete
-                    ? renderer.sectionFooterRow(document.sections[part.sectionIndex], in: document).map { String(decoding: $0, as: UTF8.self) }
+                let footer =
+                    complete
+                    ? renderer.sectionFooterRow(document.sections[part.sectionIndex], in: document).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
                     : nil
                 if list.sections[section].footer != footer {
                     list.sections[section].footer = footer
-                    operations.append(.replace(path: JSONPointer(tokens: ["sections", String(section), "footer"]),
-                                               value: footer.map(JSONValue.string) ?? .null))
+                    operations.append(
+                        .replace(
+                            path: JSONPointer(tokens: ["sections", String(section), "footer"]),
+                            value: footer.map(JSONValue.string) ?? .null))
                 }
             }
         }

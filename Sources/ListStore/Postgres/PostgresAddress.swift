@@ -51,8 +51,11 @@ struct PostgresAddress: Sendable {
             ("keepalives_interval", "2"),
             ("keepalives_count", "3"),
             ("tcp_user_timeout", "10000"),
-            ("options", "-c statement_timeout=30000 -c idle_in_transaction_session_timeout=15000"
-                + " -c lock_timeout=\(max(1, lockTimeoutMilliseconds))"),
+            (
+                "options",
+                "-c statement_timeout=30000 -c idle_in_transaction_session_timeout=15000"
+                    + " -c lock_timeout=\(max(1, lockTimeoutMilliseconds))"
+            ),
             ("application_name", "list-server"),
             ("dbname", uri),
             ("client_encoding", "UTF8"),

@@ -16,8 +16,10 @@ final class PostgresListener: @unchecked Sendable {
     /// - Parameters:
     ///   - ownPID: the backend process of this instance's notifier, whose notifications are skipped.
     ///   - receive: called on the listener's thread, one event at a time, in the order received.
-    init(address: PostgresAddress, ownPID: @escaping @Sendable () -> Int32,
-         receive: @escaping @Sendable (StoreFeedEvent) -> Void) {
+    init(
+        address: PostgresAddress, ownPID: @escaping @Sendable () -> Int32,
+        receive: @escaping @Sendable (StoreFeedEvent) -> Void
+    ) {
         self.address = address
         self.ownPID = ownPID
         self.receive = receive
@@ -55,7 +57,8 @@ final class PostgresListener: @unchecked Sendable {
             if ready < 0 && errno != EINTR { throw StoreError(.unavailable, "poll failed: errno \(errno)") }
             guard ready > 0 else { continue }
             guard PQconsumeInput(connection.handle) == 1 else {
-                throw StoreError(.unavailable, "the listening connection broke: \(PGConnection.lastLine(PQerrorMessage(connection.handle)))")
+                throw StoreError(
+                    .unavailable, "the listening connection broke: \(PGConnection.lastLine(PQerrorMessage(connection.handle)))")
             }
             let own = ownPID()
             while let notification = PQnotifies(connection.handle) {

@@ -16,17 +16,21 @@ extension PostgresStore {
                 }
                 for chunk in write.upsertedRows.chunked(Self.rowsPerStatement) {
                     try locks.renew(db)
-                    try db.run(PostgresStatements.upsertRows, [
-                        .text(write.id), .bytesArray(chunk.map { Array($0.key.utf8) }),
-                        .bytesArray(chunk.map { Array($0.section.utf8) }), .textArray(chunk.map(\.orderKey)),
-                        .bytesArray(chunk.map(\.body)), .int(write.version),
-                    ])
+                    try db.run(
+                        PostgresStatements.upsertRows,
+                        [
+                            .text(write.id), .bytesArray(chunk.map { Array($0.key.utf8) }),
+                            .bytesArray(chunk.map { Array($0.section.utf8) }), .textArray(chunk.map(\.orderKey)),
+                            .bytesArray(chunk.map(\.body)), .int(write.version),
+                        ])
                 }
                 try locks.renew(db)
-                try db.run(PostgresStatements.recordWrite, [
-                    .text(write.id), .int(write.version), .bytes(write.meta), .bytes(write.patch),
-                    .bytes(StoredOrderKey.encode(write.loggedOrderKeys)), .int(changeLogLimit),
-                ])
+                try db.run(
+                    PostgresStatements.recordWrite,
+                    [
+                        .text(write.id), .int(write.version), .bytes(write.meta), .bytes(write.patch),
+                        .bytes(StoredOrderKey.encode(write.loggedOrderKeys)), .int(changeLogLimit),
+                    ])
             }
         }
         notifier.announce(id: write.id, version: write.version)
@@ -91,7 +95,9 @@ struct LockWaits {
 
     private static func milliseconds(until deadline: ContinuousClock.Instant, id: String) throws -> Int {
         let left = deadline - ContinuousClock.now
-        guard left > .milliseconds(1) else { throw StoreError(.busy, "the write to list \(id) reached its deadline before it could commit") }
+        guard left > .milliseconds(1) else {
+            throw StoreError(.busy, "the write to list \(id) reached its deadline before it could commit")
+        }
         return Int(left.seconds * 1000)
     }
 }

@@ -29,8 +29,10 @@ public final class PostgresStore: Store {
     ///   - lockTimeout: the longest any statement waits for a lock (`lock_timeout`; a write
     ///     waits less when its deadline is nearer): the server's write timeout.
     /// - Throws: `StoreError` (`.unavailable` when PostgreSQL cannot be reached).
-    public init(url: String, changeLogLimit: Int = ServerDefaults.changeLogLimit, connections: Int = 4,
-                lockTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds)) throws {
+    public init(
+        url: String, changeLogLimit: Int = ServerDefaults.changeLogLimit, connections: Int = 4,
+        lockTimeout: Duration = .seconds(ServerDefaults.writeTimeoutSeconds)
+    ) throws {
         var address = try PostgresAddress(url)
         address.lockTimeoutMilliseconds = max(1, Int(lockTimeout.seconds * 1000))
         self.address = address
@@ -63,12 +65,14 @@ public final class PostgresStore: Store {
         guard head.rowCount == 1 else { return nil }
         let result = try db.run(PostgresStatements.rows, [.text(id)])
         let rows = (0..<result.rowCount).map { index in
-            StoredRow(key: result.text(index, 0), section: result.text(index, 1), orderKey: result.text(index, 2),
-                      body: result.bytes(index, 3), version: result.int(index, 4))
+            StoredRow(
+                key: result.text(index, 0), section: result.text(index, 1), orderKey: result.text(index, 2),
+                body: result.bytes(index, 3), version: result.int(index, 4))
         }
         let deletedAt = head.int(0, 2)
-        return StoredList(id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: rows,
-                          deletedAt: deletedAt > 0 ? deletedAt : nil)
+        return StoredList(
+            id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: rows,
+            deletedAt: deletedAt > 0 ? deletedAt : nil)
     }
 
     public func loadTombstones() throws -> [String: Int] {
@@ -96,8 +100,9 @@ public final class PostgresStore: Store {
         let first = result.int(0, 0)
         guard first == version || first == version + 1 else { return nil }
         return try ((first == version ? 1 : 0)..<result.rowCount).map { index in
-            StoredChange(version: result.int(index, 0), patch: result.bytes(index, 1),
-                         orderKeys: try StoredOrderKey.decode(result.bytes(index, 2)))
+            StoredChange(
+                version: result.int(index, 0), patch: result.bytes(index, 1),
+                orderKeys: try StoredOrderKey.decode(result.bytes(index, 2)))
         }
     }
 

@@ -11,7 +11,8 @@ extension StoreError {
         case "53100"?: kind = .full
         case _ where connectionBroken: kind = .unavailable
         case "55P03"?, "57014"?: kind = .busy
-        case let state? where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57")
+        case let state?
+        where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57")
             || state.hasPrefix("40") || state == "25006":
             kind = .unavailable
         default: kind = .failed

@@ -35,11 +35,13 @@ extension AccessPolicy {
                 throw ExitCode(1)
             }
         }
-        let policy = AccessPolicy(master: settings.token, tokens: entries, tokensPath: settings.tokensFile,
-                                          isPrivate: settings.isPrivate, viewLinkSecret: secret)
-        Log.info("access: \(settings.isPrivate ? "private (reads need a token or a view link)" : "public reads"), "
-                 + (policy.isOpen ? "writes open to all (no token set)" : "\(policy.tokenCount) tokens")
-                 + (settings.secret == nil ? ", view links signed with the store's secret" : ", view links signed with --secret"))
+        let policy = AccessPolicy(
+            master: settings.token, tokens: entries, tokensPath: settings.tokensFile,
+            isPrivate: settings.isPrivate, viewLinkSecret: secret)
+        Log.info(
+            "access: \(settings.isPrivate ? "private (reads need a token or a view link)" : "public reads"), "
+                + (policy.isOpen ? "writes open to all (no token set)" : "\(policy.tokenCount) tokens")
+                + (settings.secret == nil ? ", view links signed with the store's secret" : ", view links signed with --secret"))
         return policy
     }
 

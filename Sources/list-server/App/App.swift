@@ -21,20 +21,23 @@ struct App {
         let publicDirectory = try PublicDirectory.locate(explicit: settings.publicDirectory)
         let (store, registry, hub, follower) = try openLists()
         let policy = try AccessPolicy.starting(settings: settings, tokens: tokens, store: store)
-        let context = ServerContext(assets: try StaticFiles(directory: publicDirectory), registry: registry, hub: hub,
-                                    authorization: Authorization(policy: policy), maxRows: settings.maxRows)
+        let context = ServerContext(
+            assets: try StaticFiles(directory: publicDirectory), registry: registry, hub: hub,
+            authorization: Authorization(policy: policy), maxRows: settings.maxRows)
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()
         // Before any thread starts, so all inherit the mask. SIGHUP re-reads --tokens (only then
         // is it caught: otherwise it still ends the server, as a closed terminal expects).
         let signals = settings.tokensFile == nil ? SignalWaiter(SIGINT, SIGTERM) : SignalWaiter(SIGINT, SIGTERM, SIGHUP)
-        let server = try HTTPServer(configuration: settings.configuration, router: makeRouter(context: context),
-                                    metrics: context.metrics)
+        let server = try HTTPServer(
+            configuration: settings.configuration, router: makeRouter(context: context),
+            metrics: context.metrics)
         do {
             try server.start()
         } catch let failure as BindFailure {
-            let hint = failure.reason.contains("in use")
+            let hint =
+                failure.reason.contains("in use")
                 ? "another program holds that port: pick another with --port, or --port 0 for a free one"
                 : failure.reason.contains("ermission") ? "ports below 1024 need privileges: use --port 8080 or above" : "check --host"
             Log.error("\(failure) (\(hint))")
@@ -65,14 +68,17 @@ struct App {
     private func openLists() throws -> (any Store, ListRegistry, LiveHub, StoreFollower) {
         let store: any Store
         let registry: ListRegistry
-        let hub = LiveHub(renderer: HTMLRenderer(), limits: LiveHub.Limits(
-            maxSubscribers: settings.maxSubscribers, staleTimeoutSeconds: settings.staleTimeoutSeconds,
-            subscriptionPrefix: settings.instanceName, maxViews: settings.maxViews))
+        let hub = LiveHub(
+            renderer: HTMLRenderer(),
+            limits: LiveHub.Limits(
+                maxSubscribers: settings.maxSubscribers, staleTimeoutSeconds: settings.staleTimeoutSeconds,
+                subscriptionPrefix: settings.instanceName, maxViews: settings.maxViews))
         do {
             let writeTimeout = Duration.milliseconds(Int64(settings.writeTimeoutSeconds * 1000))
             store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve, writeTimeout: writeTimeout)
-            registry = try ListRegistry(store: store, maxLists: settings.maxLists, writeTimeout: writeTimeout,
-                                        publish: { hub.receive($0) })
+            registry = try ListRegistry(
+                store: store, maxLists: settings.maxLists, writeTimeout: writeTimeout,
+                publish: { hub.receive($0) })
         } catch {
             let reason = SQLiteFileProblem.explain(settings.databasePath).map { "\($0); " } ?? ""
             Log.error("cannot open the store \(StoreLocation.redacted(settings.databasePath)): \(reason)\(error)")
@@ -85,7 +91,9 @@ struct App {
         let follower = StoreFollower(registry: registry, store: store, reconcileSeconds: shared ? 1 : nil)
         follower.start()
         let lists = registry.all()
-        Log.info("store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows")
+        Log.info(
+            "store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows"
+        )
         if settings.demo {
             if lists.isEmpty {
                 try DemoLists.load(into: registry)

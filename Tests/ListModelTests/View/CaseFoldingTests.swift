@@ -1,20 +1,22 @@
 import Testing
+
 @testable import ListModel
 
 @Suite struct CaseFoldingTests {
     /// Mappings of status C and F from CaseFolding.txt, and scalars it leaves alone.
-    @Test(arguments: [
-        ("ABC xyz", "abc xyz"),
-        ("ß", "ss"), ("ẞ", "ss"), ("Straße", "strasse"),
-        ("ς", "σ"), ("Σ", "σ"), ("ΣΑΣ", "σασ"),
-        ("\u{212A}", "k"), ("\u{2126}", "ω"), ("\u{212B}", "å"),
-        ("ﬁ", "fi"), ("ﬅ", "st"), ("ŉ", "ʼn"),
-        ("İ", "i\u{307}"), ("ı", "ı"),
-        ("ǰ", "j\u{30C}"), ("ΐ", "ι\u{308}\u{301}"), ("\u{1FBE}", "ι"), ("\u{345}", "ι"),
-        ("ᾈ", "ἀι"), ("ǅ", "ǆ"), ("µ", "μ"), ("ſ", "s"),
-        ("\u{13F8}", "\u{13F0}"), ("\u{AB70}", "\u{13A0}"), ("\u{13A0}", "\u{13A0}"),
-        ("\u{1C90}", "\u{10D0}"), ("Ｚ", "ｚ"), ("123", "123"), ("🎉", "🎉"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("ABC xyz", "abc xyz"),
+            ("ß", "ss"), ("ẞ", "ss"), ("Straße", "strasse"),
+            ("ς", "σ"), ("Σ", "σ"), ("ΣΑΣ", "σασ"),
+            ("\u{212A}", "k"), ("\u{2126}", "ω"), ("\u{212B}", "å"),
+            ("ﬁ", "fi"), ("ﬅ", "st"), ("ŉ", "ʼn"),
+            ("İ", "i\u{307}"), ("ı", "ı"),
+            ("ǰ", "j\u{30C}"), ("ΐ", "ι\u{308}\u{301}"), ("\u{1FBE}", "ι"), ("\u{345}", "ι"),
+            ("ᾈ", "ἀι"), ("ǅ", "ǆ"), ("µ", "μ"), ("ſ", "s"),
+            ("\u{13F8}", "\u{13F0}"), ("\u{AB70}", "\u{13A0}"), ("\u{13A0}", "\u{13A0}"),
+            ("\u{1C90}", "\u{10D0}"), ("Ｚ", "ｚ"), ("123", "123"), ("🎉", "🎉"),
+        ] as [(String, String)])
     func foldsAsCaseFoldingTxt(text: String, folded: String) {
         #expect(Array(CaseFolding.folded(text).unicodeScalars) == Array(folded.unicodeScalars))
     }

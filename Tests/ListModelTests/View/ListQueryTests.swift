@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ListModel
 
 @Suite struct ListQueryTests {
@@ -12,45 +13,54 @@ import Testing
     }
 
     func error(_ items: [(String, String)]) -> ListQueryError? {
-        do { _ = try parse(items); return nil } catch { return error }
+        do {
+            _ = try parse(items)
+            return nil
+        } catch { return error }
     }
 
     @Test func readsEveryParameterAndIgnoresOthers() throws {
-        let query = try parse([("limit", "5"), ("filter.pop", "ge:1e3"), ("q", "Zürich"), ("sort_desc", "name"),
-                               ("after", "x"), ("filter.flag", "nonempty"), ("filter.name", "contains:a:b")])
+        let query = try parse([
+            ("limit", "5"), ("filter.pop", "ge:1e3"), ("q", "Zürich"), ("sort_desc", "name"),
+            ("after", "x"), ("filter.flag", "nonempty"), ("filter.name", "contains:a:b"),
+        ])
         #expect(query.sort == ListQuery.Sort(column: "name", descending: true))
         #expect(query.search == "Zürich")
-        #expect(query.filters == [ListQuery.Filter(column: "flag", op: .nonempty),
-                                  ListQuery.Filter(column: "name", op: .contains, value: "a:b"),
-                                  ListQuery.Filter(column: "pop", op: .ge, value: "1000")])
+        #expect(
+            query.filters == [
+                ListQuery.Filter(column: "flag", op: .nonempty),
+                ListQuery.Filter(column: "name", op: .contains, value: "a:b"),
+                ListQuery.Filter(column: "pop", op: .ge, value: "1000"),
+            ])
         #expect(try parse([]).isIdentity)
         #expect(try parse([("page", "2")]) == ListQuery())
     }
 
-    @Test(arguments: [
-        ([("sort", "nope")], "sort"),
-        ([("sort_desc", "nope")], "sort_desc"),
-        ([("filter.nope", "eq:1")], "filter.nope"),
-        ([("filter.name", "like:x")], "filter.name"),
-        ([("filter.name", "")], "filter.name"),
-        ([("filter.pop", "eq:ten")], "filter.pop"),
-        ([("filter.pop", "eq: 1")], "filter.pop"),
-        ([("filter.pop", "lt:01")], "filter.pop"),
-        ([("filter.pop", "gt:1.")], "filter.pop"),
-        ([("filter.pop", "gt:+1")], "filter.pop"),
-        ([("filter.pop", "contains:1,000")], "filter.pop"),
-        ([("filter.name", "eq")], "filter.name"),
-        ([("filter.name", "eq:")], "filter.name"),
-        ([("filter.name", "empty:x")], "filter.name"),
-        ([("sort", "name"), ("sort_desc", "pop")], "sort_desc"),
-        ([("sort_desc", "pop"), ("sort", "name")], "sort"),
-        ([("sort", "name"), ("sort", "pop")], "sort"),
-        ([("filter.pop", "eq:1"), ("filter.pop", "eq:2")], "filter.pop"),
-        ([("q", "")], "q"),
-        ([("q", String(repeating: "é", count: 129))], "q"),
-        ([("q", "a"), ("q", "b")], "q"),
-        ([("filter.name", "eq:" + String(repeating: "x", count: 257))], "filter.name"),
-    ] as [([(String, String)], String)])
+    @Test(
+        arguments: [
+            ([("sort", "nope")], "sort"),
+            ([("sort_desc", "nope")], "sort_desc"),
+            ([("filter.nope", "eq:1")], "filter.nope"),
+            ([("filter.name", "like:x")], "filter.name"),
+            ([("filter.name", "")], "filter.name"),
+            ([("filter.pop", "eq:ten")], "filter.pop"),
+            ([("filter.pop", "eq: 1")], "filter.pop"),
+            ([("filter.pop", "lt:01")], "filter.pop"),
+            ([("filter.pop", "gt:1.")], "filter.pop"),
+            ([("filter.pop", "gt:+1")], "filter.pop"),
+            ([("filter.pop", "contains:1,000")], "filter.pop"),
+            ([("filter.name", "eq")], "filter.name"),
+            ([("filter.name", "eq:")], "filter.name"),
+            ([("filter.name", "empty:x")], "filter.name"),
+            ([("sort", "name"), ("sort_desc", "pop")], "sort_desc"),
+            ([("sort_desc", "pop"), ("sort", "name")], "sort"),
+            ([("sort", "name"), ("sort", "pop")], "sort"),
+            ([("filter.pop", "eq:1"), ("filter.pop", "eq:2")], "filter.pop"),
+            ([("q", "")], "q"),
+            ([("q", String(repeating: "é", count: 129))], "q"),
+            ([("q", "a"), ("q", "b")], "q"),
+            ([("filter.name", "eq:" + String(repeating: "x", count: 257))], "filter.name"),
+        ] as [([(String, String)], String)])
     func errorsNameTheParameter(items: [(String, String)], parameter: String) {
         let error = error(items)
         #expect(error?.parameter == parameter, "\(items)")

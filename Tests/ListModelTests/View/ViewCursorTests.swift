@@ -1,10 +1,14 @@
 import Testing
+
 @testable import ListModel
 
 @Suite struct ViewCursorTests {
-    let document = ListDocument(title: "T", columns: [Column(key: "name"), Column(key: "n", kind: .number)], sections: [
-        Section(key: "s", rows: (0..<10).map { Row(key: "r\($0)", cells: ["name": .text("Name \(9 - $0)"), "n": .number(Double($0 % 3))]) }),
-    ])
+    let document = ListDocument(
+        title: "T", columns: [Column(key: "name"), Column(key: "n", kind: .number)],
+        sections: [
+            Section(
+                key: "s", rows: (0..<10).map { Row(key: "r\($0)", cells: ["name": .text("Name \(9 - $0)"), "n": .number(Double($0 % 3))]) })
+        ])
 
     @Test func roundTripsThroughItsText() throws {
         let view = try IndexedList(document: document).view(ListQuery(sort: .init(column: "name")))

@@ -1,6 +1,7 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// The maintained view index against fresh views and the reference, over random writes.
 @Suite struct ViewIndexTests {
@@ -63,7 +64,9 @@ import ListModelTesting
             var index = try ViewIndex(list: list, query: query, maxChunk: 3)
             for _ in 0..<10 {
                 let old = try list.view(query)
-                let end: ViewCursor? = old.rowCount == 0 || generator.chance(5) ? nil
+                let end: ViewCursor? =
+                    old.rowCount == 0 || generator.chance(5)
+                    ? nil
                     : old.cursor(atPosition: Int.random(in: 0..<old.rowCount, using: &generator.rng))
                 let (newList, touched) = write(list, using: &generator)
                 let changes = index.update(to: newList, touching: touched).window(through: end)
@@ -76,8 +79,10 @@ import ListModelTesting
         #expect(nonEmpty > 200)
     }
 
-    func referenceChanges(old: IndexedList, new: IndexedList, query: ListQuery, end: ViewCursor?,
-                          touched: [String]) -> ViewWindowChanges {
+    func referenceChanges(
+        old: IndexedList, new: IndexedList, query: ListQuery, end: ViewCursor?,
+        touched: [String]
+    ) -> ViewWindowChanges {
         // Where each row of a version is: section position, cell, order key, row; nil when not in the view.
         func places(_ list: IndexedList) -> [String: (section: Int, cell: CellValue?, key: OrderKey, row: Row)] {
             var keys: [String: OrderKey] = [:]
@@ -111,7 +116,8 @@ import ListModelTesting
             if was && !now { result.left.append(key) }
             if was && now {
                 let a = before[key]!, b = after[key]!
-                let sameSortValue = reference.isEmpty(a.cell) == reference.isEmpty(b.cell)
+                let sameSortValue =
+                    reference.isEmpty(a.cell) == reference.isEmpty(b.cell)
                     && (reference.isEmpty(a.cell) || reference.compare(a.cell!, b.cell!) == 0)
                 let sameSection = old.document.sections[a.section].key == new.document.sections[b.section].key
                 if !(sameSortValue && sameSection && a.key == b.key) {

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import ListModel
 
 /// The order, search, filters and sections of API.md section 9, on small hand-made lists.
 @Suite struct ViewOrderTests {
-    static let columns = [Column(key: "name"), Column(key: "n", kind: .number),
-                          Column(key: "site", kind: .link), Column(key: "flag", kind: .image)]
+    static let columns = [
+        Column(key: "name"), Column(key: "n", kind: .number),
+        Column(key: "site", kind: .link), Column(key: "flag", kind: .image),
+    ]
 
     /// A one-section list of rows `r0`, `r1`, … with these names.
     func list(names: [String?]) -> ListDocument {
@@ -27,7 +30,8 @@ import Testing
     }
 
     @Test func digitRunsCompareAsNumbers() throws {
-        #expect(try sortedNames(["Item 10", "Item 2", "Item 1", "item 9", "Item 100"])
+        #expect(
+            try sortedNames(["Item 10", "Item 2", "Item 1", "item 9", "Item 100"])
                 == ["Item 1", "Item 2", "item 9", "Item 10", "Item 100"])
         #expect(try sortedNames(["a10b", "a9c", "a9b", "a010", "a"]) == ["a", "a9b", "a9c", "a010", "a10b"])
         // A digit run sits where the digits do among code points: after space and "/", before ":" and letters.
@@ -56,9 +60,13 @@ import Testing
     @Test func numbersCompareAsNumbersAndLinksAndImagesByTheirText() throws {
         let values: [Double] = [10, -2.5, 0, 1e21, -0.0, 9.99, -1e-7]
         let rows = values.enumerated().map { index, value in
-            Row(key: "r\(index)", cells: ["n": .number(value),
-                                          "site": .link(text: "L\(index % 3)", href: "/x"),
-                                          "flag": .image(src: "/i", alt: index == 1 ? "" : "Flag \(10 - index)")])
+            Row(
+                key: "r\(index)",
+                cells: [
+                    "n": .number(value),
+                    "site": .link(text: "L\(index % 3)", href: "/x"),
+                    "flag": .image(src: "/i", alt: index == 1 ? "" : "Flag \(10 - index)"),
+                ])
         }
         let document = ListDocument(title: "T", columns: Self.columns, sections: [Section(key: "s", rows: rows)])
         #expect(try viewNames(document, [("sort", "n")]) == ["r1", "r6", "r2", "r4", "r5", "r0", "r3"])
@@ -98,12 +106,14 @@ import Testing
     }
 
     @Test func sectionsWithoutMatchesAreLeftOutOnlyWhileSelecting() throws {
-        let document = ListDocument(title: "T", columns: Self.columns, sections: [
-            Section(key: "a", rows: [Row(key: "1", cells: ["name": .text("x")])]),
-            Section(key: "empty"),
-            Section(key: "b", rows: [Row(key: "2", cells: ["name": .text("y")]), Row(key: "3", cells: ["name": .text("x")])]),
-            Section(key: "c", rows: [Row(key: "4", cells: ["name": .text("y")])]),
-        ])
+        let document = ListDocument(
+            title: "T", columns: Self.columns,
+            sections: [
+                Section(key: "a", rows: [Row(key: "1", cells: ["name": .text("x")])]),
+                Section(key: "empty"),
+                Section(key: "b", rows: [Row(key: "2", cells: ["name": .text("y")]), Row(key: "3", cells: ["name": .text("x")])]),
+                Section(key: "c", rows: [Row(key: "4", cells: ["name": .text("y")])]),
+            ])
         let sorted = try document.view(ListQuery(sort: .init(column: "name", descending: true)))
         #expect(sorted.document.sections.map(\.key) == ["a", "empty", "b", "c"])
         #expect(sorted.document.sections[2].rows.map(\.key) == ["2", "3"])

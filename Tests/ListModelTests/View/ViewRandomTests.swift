@@ -1,15 +1,20 @@
-import Testing
-@testable import ListModel
 import ListModelTesting
+import Testing
+
+@testable import ListModel
 
 /// The library's views against `ViewReference` on random lists, queries and page sizes.
 @Suite struct ViewRandomTests {
-    static let columns = [Column(key: "name"), Column(key: "pop", kind: .number),
-                          Column(key: "site", kind: .link), Column(key: "flag", kind: .image)]
-    static let words = ["Item 2", "item 10", "ITEM 02", "Item 1", "Straße", "STRASSE", "strasse 3", "", "café",
-                        "CAFÉ", "Zürich", "zurich", "ǰ", "ß", "ss", "a", "A", "b", "Ab1", "ab01", " x", "ΣΑΣ",
-                        "σας", "ﬁle", "file", "007", "7", "x\u{0}y", "x\u{1}y", "\u{212A}elvin", "kelvin", "Ꭰ",
-                        "ꭰ", "emoji 🎉", "10,000", "1e-05"]
+    static let columns = [
+        Column(key: "name"), Column(key: "pop", kind: .number),
+        Column(key: "site", kind: .link), Column(key: "flag", kind: .image),
+    ]
+    static let words = [
+        "Item 2", "item 10", "ITEM 02", "Item 1", "Straße", "STRASSE", "strasse 3", "", "café",
+        "CAFÉ", "Zürich", "zurich", "ǰ", "ß", "ss", "a", "A", "b", "Ab1", "ab01", " x", "ΣΑΣ",
+        "σας", "ﬁle", "file", "007", "7", "x\u{0}y", "x\u{1}y", "\u{212A}elvin", "kelvin", "Ꭰ",
+        "ꭰ", "emoji 🎉", "10,000", "1e-05",
+    ]
     static let numbers: [Double] = [0, -0.0, 1, 2, 10, 10_000, -3.5, 0.1, 1e-5, 1e21, 2.5, 99, 100]
     static let searches = ["item", "SS", "1", "é", "0", ",", "10,0", "Σ", "fi", "k", "🎉", "x\u{0}", "e-0", "2"]
 
@@ -43,8 +48,13 @@ import ListModelTesting
             if chance(3) { items.append(("q", pick(searches))) }
             for column in columns where chance(4) {
                 let op = pick(ListQuery.FilterOperator.allCases)
-                guard op.takesValue else { items.append(("filter.\(column.key)", op.rawValue)); continue }
-                let value = column.kind == .number ? pick(["0", "2", "10", "-1", "1e1", "99.5", "10000"])
+                guard op.takesValue else {
+                    items.append(("filter.\(column.key)", op.rawValue))
+                    continue
+                }
+                let value =
+                    column.kind == .number
+                    ? pick(["0", "2", "10", "-1", "1e1", "99.5", "10000"])
                     : pick(words.filter { !$0.isEmpty } + searches)
                 items.append(("filter.\(column.key)", "\(op.rawValue):\(value)"))
             }
@@ -147,8 +157,9 @@ import ListModelTesting
                         let a = sectionOrder.firstIndex(of: key)!, b = sectionOrder.firstIndex(of: last.section)!
                         if a != b { return a > b }
                         let cells = list.row(atPosition: list.position(ofRow: row)!).cells
-                        return ref.comesBefore(last.cell, last.orderKey, query.sort.map { cells[$0.column] } ?? nil,
-                                               list.orderKey(ofRow: row)!)
+                        return ref.comesBefore(
+                            last.cell, last.orderKey, query.sort.map { cells[$0.column] } ?? nil,
+                            list.orderKey(ofRow: row)!)
                     }
                     #expect(rows.map(\.1.key) == after.prefix(limit).map(\.1), "round \(round): \(query.queryString)")
                     compared += 1
@@ -207,7 +218,9 @@ import ListModelTesting
             default:
                 guard let section = list.document.sections.randomElement(using: &generator.rng) else { continue }
                 let rows = section.rows.map(\.key)
-                let position: RowInsertPosition = rows.isEmpty || generator.chance(3) ? .end
+                let position: RowInsertPosition =
+                    rows.isEmpty || generator.chance(3)
+                    ? .end
                     : (generator.chance(2) ? .before(generator.pick(rows)) : .after(generator.pick(rows)))
                 list = try! list.insertingRows([generator.row()], inSection: section.key, at: position).list
             }

@@ -1,11 +1,12 @@
 import Foundation
 import HTMLRenderer
 import HTTPServer
+import ListServerTesting
 import ListStore
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// Scoped access through the router, in process (the full matrix against a real server is
 /// Tests/integration/test_access.py).
@@ -22,14 +23,17 @@ struct AccessRoutesTests {
         let store = try SQLiteStore(path: ":memory:")
         let hub = LiveHub(renderer: HTMLRenderer())
         let registry = try ListRegistry(store: store, publish: { hub.receive($0) })
-        let policy = AccessPolicy(master: "master", tokens: try TokenFile.parse(tokens), tokensPath: "unused",
-                                  isPrivate: isPrivate, viewLinkSecret: secret)
-        let context = ServerContext(assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
-                                    registry: registry, hub: hub, authorization: Authorization(policy: policy))
+        let policy = AccessPolicy(
+            master: "master", tokens: try TokenFile.parse(tokens), tokensPath: "unused",
+            isPrivate: isPrivate, viewLinkSecret: secret)
+        let context = ServerContext(
+            assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
+            registry: registry, hub: hub, authorization: Authorization(policy: policy))
         let client = RouterClient(context: context)
         for id in ["team-a", "team-b", "other"] {
-            try client.put("/lists/\(id)", json: #"{"title": "T", "sections": [{"key": "s", "rows": [{"key": "r1"}, {"key": "r2"}]}]}"#,
-                           headers: bearer("master"))
+            try client.put(
+                "/lists/\(id)", json: #"{"title": "T", "sections": [{"key": "s", "rows": [{"key": "r1"}, {"key": "r2"}]}]}"#,
+                headers: bearer("master"))
         }
         return client
     }
@@ -127,8 +131,9 @@ struct AccessRoutesTests {
 
         // The same errors for an API client, and for the page's own fetches: problem+json.
         #expect(try client.get("/").header("Content-Type") == "application/problem+json")
-        let fetch = try client.send(.get, "/lists/team-nope/rows",
-                                    headers: ["Accept": "text/html", "Sec-Fetch-Mode": "cors", "Authorization": "Bearer reader"])
+        let fetch = try client.send(
+            .get, "/lists/team-nope/rows",
+            headers: ["Accept": "text/html", "Sec-Fetch-Mode": "cors", "Authorization": "Bearer reader"])
         #expect(fetch.status == 404 && fetch.header("Content-Type") == "application/problem+json")
         #expect(try client.send(.delete, "/lists/team-a", headers: navigate).header("Content-Type") == "application/problem+json")
 
@@ -156,8 +161,10 @@ struct AccessRoutesTests {
     @Test func answersThatNeedACredentialOrAKeyArePrivate() throws {
         let closed = try Self.client(private: true)
         let reader = Self.bearer("reader")
-        for (target, accept) in [("/lists/team-a", "application/json"), ("/lists/team-a", "text/html"),
-                                 ("/lists/team-a/rows", "application/json"), ("/lists", "application/json"), ("/", "text/html")] {
+        for (target, accept) in [
+            ("/lists/team-a", "application/json"), ("/lists/team-a", "text/html"),
+            ("/lists/team-a/rows", "application/json"), ("/lists", "application/json"), ("/", "text/html"),
+        ] {
             var headers = reader
             headers["Accept"] = accept
             let answer = try closed.send(.get, target, headers: headers)
@@ -179,8 +186,9 @@ struct AccessRoutesTests {
         #expect(try open.get("/lists/other", accept: "application/json").header("Cache-Control") == "no-cache")
         #expect(try open.get("/lists/other?key=\(key)").header("Cache-Control") == "private, no-cache")
         #expect(try open.get("/lists/other?key=\(key)", accept: "application/json").header("Cache-Control") == "private, no-cache")
-        #expect(try open.get("/lists/other", accept: "application/json").header("Cache-Control") == "no-cache",
-                "the kept answer is not the key's")
+        #expect(
+            try open.get("/lists/other", accept: "application/json").header("Cache-Control") == "no-cache",
+            "the kept answer is not the key's")
     }
 
     @Test func privateMetricsNeedAdmin() throws {

@@ -1,12 +1,14 @@
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("--tokens file")
 struct TokenFileTests {
     @Test func readsTokensScopesAndComments() throws {
-        let entries = try TokenFile.parse("""
+        let entries = try TokenFile.parse(
+            """
             # the team's tokens
 
             feed-Zq3  write:orders   # the order feed

@@ -1,8 +1,9 @@
 import Crypto
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("Token table")
 struct TokenTableTests {
@@ -44,8 +45,9 @@ struct TokenTableTests {
     }
 
     @Test func theMasterTokenHasEveryRightEvenWhenTheFileListsIt() {
-        let table = TokenTable(master: "shared", file: [Self.entry("shared", Rights(scopes: [.read(ListPattern("a")!)]))],
-                               key: Self.key)
+        let table = TokenTable(
+            master: "shared", file: [Self.entry("shared", Rights(scopes: [.read(ListPattern("a")!)]))],
+            key: Self.key)
         #expect(table.count == 1)
         #expect(table.rights(of: "shared".utf8) == .all)
     }

@@ -1,8 +1,9 @@
 import Crypto
+import ListServerTesting
 import Testing
+
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 @Suite("View links")
 struct ViewLinkTests {
@@ -20,15 +21,17 @@ struct ViewLinkTests {
         let key = links.key(for: "groceries", expiry: 1_767_225_600)
         #expect(key.hasPrefix("1767225600."))
         #expect(key.utf8.count == 11 + 43)
-        #expect(key.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-_.".utf8.contains(byte)
-        })
+        #expect(
+            key.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-_.".utf8.contains(byte)
+            })
     }
 
     @Test func theMACIsHMACSHA256OfRightIdAndExpiry() {
         let secret = Array("a secret of at least thirty-two bytes".utf8)
-        let mac = HMAC<SHA256>.authenticationCode(for: Array("list-server view link\u{0}read\u{0}a\u{0}99".utf8),
-                                                  using: SymmetricKey(data: secret))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Array("list-server view link\u{0}read\u{0}a\u{0}99".utf8),
+            using: SymmetricKey(data: secret))
         #expect(links.key(for: "a", expiry: 99) == "99." + Base64URL.encode(Array(mac)))
     }
 
@@ -43,8 +46,10 @@ struct ViewLinkTests {
                 altered.append(String(copy))
             }
         }
-        altered += ["", ".", key + "A", String(key.dropLast()), "5001" + key.dropFirst(4), key.replacingOccurrences(of: ".", with: ""),
-                    "0005000" + key.dropFirst(4)]
+        altered += [
+            "", ".", key + "A", String(key.dropLast()), "5001" + key.dropFirst(4), key.replacingOccurrences(of: ".", with: ""),
+            "0005000" + key.dropFirst(4),
+        ]
         for candidate in altered where candidate != key {
             #expect(links.check(candidate, for: "a", now: 0) == .invalid, "\(candidate)")
         }

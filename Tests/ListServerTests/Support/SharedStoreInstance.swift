@@ -1,12 +1,13 @@
 import Foundation
 import HTMLRenderer
-@testable import HTTPServer
 import ListModel
+import ListServerTesting
 import ListStore
 import Testing
+
+@testable import HTTPServer
 @testable import ListServerHTTP
 @testable import ListService
-import ListServerTesting
 
 /// One list-server instance in process, with its own connection to a store file that other
 /// instances share, its own registry, hub and follower; feed notifications are delivered by the
@@ -28,8 +29,9 @@ final class SharedStoreInstance: Sendable {
         registry = try ListRegistry(store: store, publish: { hub.receive($0) })
         self.hub = hub
         follower = StoreFollower(registry: registry, store: store, reconcileSeconds: nil)
-        client = RouterClient(context: ServerContext(
-            assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)), registry: registry, hub: hub))
+        client = RouterClient(
+            context: ServerContext(
+                assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)), registry: registry, hub: hub))
     }
 
     /// Tells the instance that `id` was committed at `version` elsewhere and waits for its catch-up.
@@ -45,8 +47,10 @@ final class SharedStoreInstance: Sendable {
     }
 
     /// Opens `GET /lists/{id}/events` through the route, as a connection would.
-    func subscribe(_ id: String, view: Subscriber.View, query: String = "", lastEventID: Int? = nil,
-                   base: JSONValue? = nil) throws -> LiveClient {
+    func subscribe(
+        _ id: String, view: Subscriber.View, query: String = "", lastEventID: Int? = nil,
+        base: JSONValue? = nil
+    ) throws -> LiveClient {
         var headers = HTTPHeaders()
         if let lastEventID { headers["Last-Event-ID"] = String(lastEventID) }
         let answer = try client.send(.get, "/lists/\(id)/events?view=\(view == .json ? "json" : "html")\(query)", headers: headers)
@@ -89,8 +93,10 @@ enum SharedStoreError: Error {
 }
 
 /// Runs `body` with `count` instances sharing one new SQLite file, removed afterwards.
-func withSharedStore(instances count: Int, changeLogLimit: Int = 1_000,
-                     _ body: ([SharedStoreInstance]) throws -> Void) throws {
+func withSharedStore(
+    instances count: Int, changeLogLimit: Int = 1_000,
+    _ body: ([SharedStoreInstance]) throws -> Void
+) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-store-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -15,10 +15,22 @@ final class SwitchableStore: Store {
     }
 
     var location: String { base.location }
-    func loadAll() throws -> [StoredList] { try reachable(); return try base.loadAll() }
-    func load(id: String) throws -> StoredList? { try reachable(); return try base.load(id: id) }
-    func loadTombstones() throws -> [String: Int] { try reachable(); return try base.loadTombstones() }
-    func versions() throws -> StoredVersions { try reachable(); return try base.versions() }
+    func loadAll() throws -> [StoredList] {
+        try reachable()
+        return try base.loadAll()
+    }
+    func load(id: String) throws -> StoredList? {
+        try reachable()
+        return try base.load(id: id)
+    }
+    func loadTombstones() throws -> [String: Int] {
+        try reachable()
+        return try base.loadTombstones()
+    }
+    func versions() throws -> StoredVersions {
+        try reachable()
+        return try base.versions()
+    }
     func commit(_ write: StoreWrite, deadline: ContinuousClock.Instant?) throws {
         try reachable()
         try base.commit(write, deadline: deadline)
@@ -31,7 +43,10 @@ final class SwitchableStore: Store {
         try reachable()
         return try base.changes(of: id, after: version)
     }
-    func checkWritable() throws { try reachable(); try base.checkWritable() }
+    func checkWritable() throws {
+        try reachable()
+        try base.checkWritable()
+    }
     func setting(_ name: String, orInsert make: @Sendable () -> [UInt8]) throws -> [UInt8] {
         try reachable()
         return try base.setting(name, orInsert: make)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import ListStore
 
 /// Collects what a store's change feed reports, for tests to wait on.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ListStore
 
 /// A private PostgreSQL started by `scripts/pg-cluster` for the tests (real, never a mock): in a
