@@ -26,24 +26,16 @@ extension Cursor {
         bytes += row
         bytes += [UInt8(section.count >> 8), UInt8(section.count & 0xFF)]
         bytes += section
-        let sum = fnv1a32(bytes)
-        bytes += [UInt8(sum >> 24), UInt8((sum >> 16) & 0xFF), UInt8((sum >> 8) & 0xFF), UInt8(sum & 0xFF)]
-        return base64URLEncoded(bytes)
+        return sealedCursorText(bytes)
     }
 
     /// Reads a cursor from its text; anything but an unaltered `encoded` string is an error,
     /// and a view's cursor (`ViewCursor`) is `CursorError.otherView`.
     public init(decoding text: String) throws(CursorError) {
-        let characters = Array(text.utf8)
-        guard !characters.isEmpty else { throw .empty }
-        guard characters.count <= Self.maxEncodedLength else { throw .tooLong }
-        let bytes = try base64URLDecoded(characters)
         // version, order key length, 2-byte order key, row key length, 1-byte row key,
         // section key length, checksum
-        guard bytes.count >= 1 + 2 + 2 + 1 + 1 + 2 + 4 else { throw .truncated }
+        let bytes = try checkedCursorBytes(text, maxLength: Self.maxEncodedLength, minimum: 1 + 2 + 2 + 1 + 1 + 2 + 4)
         let body = bytes[..<(bytes.count - 4)]
-        let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard fnv1a32(body) == stored else { throw .checksumMismatch }
         if bytes[0] == ViewCursor.version { throw .otherView }
         guard bytes[0] == Self.version else { throw .unsupportedVersion(bytes[0]) }
         let orderLength = Int(bytes[1]) << 8 | Int(bytes[2])
@@ -94,6 +86,25 @@ public struct CursorError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 // MARK: - Helpers
+
+/// A cursor's text: `bytes` followed by their FNV-1a 32 checksum, as unpadded base64url.
+func sealedCursorText(_ bytes: [UInt8]) -> String {
+    let sum = fnv1a32(bytes)
+    return base64URLEncoded(bytes + [UInt8(sum >> 24), UInt8((sum >> 16) & 0xFF), UInt8((sum >> 8) & 0xFF), UInt8(sum & 0xFF)])
+}
+
+/// The bytes of a cursor's text, checksum included, once it is known to be a cursor's: not empty,
+/// at most `maxLength` characters, base64url of at least `minimum` bytes whose checksum holds.
+func checkedCursorBytes(_ text: String, maxLength: Int, minimum: Int) throws(CursorError) -> [UInt8] {
+    let characters = Array(text.utf8)
+    guard !characters.isEmpty else { throw .empty }
+    guard characters.count <= maxLength else { throw .tooLong }
+    let bytes = try base64URLDecoded(characters)
+    guard bytes.count >= minimum else { throw .truncated }
+    let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    guard fnv1a32(bytes[..<(bytes.count - 4)]) == stored else { throw .checksumMismatch }
+    return bytes
+}
 
 /// 32-bit FNV-1a: a short check against truncation and typing errors, not a signature.
 func fnv1a32<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {

@@ -69,22 +69,14 @@ extension ViewCursor {
         bytes += [UInt8(order.count >> 8), UInt8(order.count & 0xFF)] + order
         bytes += [UInt8(row.count - 1)] + row
         bytes += [UInt8(section.count >> 8), UInt8(section.count & 0xFF)] + section
-        let sum = fnv1a32(bytes)
-        bytes += [UInt8(sum >> 24), UInt8((sum >> 16) & 0xFF), UInt8((sum >> 8) & 0xFF), UInt8(sum & 0xFF)]
-        return base64URLEncoded(bytes)
+        return sealedCursorText(bytes)
     }
 
     /// Reads a view cursor from its text; anything but an unaltered `encoded` string is an error,
     /// and a list cursor (`Cursor`) is `CursorError.otherView`.
     public init(decoding text: String) throws(CursorError) {
-        let characters = Array(text.utf8)
-        guard !characters.isEmpty else { throw .empty }
-        guard characters.count <= Self.maxEncodedLength else { throw .tooLong }
-        let bytes = try base64URLDecoded(characters)
-        guard bytes.count >= 5 else { throw .truncated }
+        let bytes = try checkedCursorBytes(text, maxLength: Self.maxEncodedLength, minimum: 5)
         let body = Array(bytes[..<(bytes.count - 4)])
-        let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard fnv1a32(body) == stored else { throw .checksumMismatch }
         if body.first == Cursor.version { throw .otherView }
         guard body.first == Self.version else { throw .unsupportedVersion(body.first ?? 0) }
         var reader = ByteReader(bytes: body, offset: 1)

@@ -47,14 +47,7 @@ package struct IndexPage: Sendable {
     /// - Throws: 400 for a `limit` out of range or an `after` that is not a list id; 401 under
     ///   `--private` without a known token.
     package init(_ request: Request, _ context: ServerContext) throws {
-        if let text = request.query("limit") {
-            guard let limit = Int(text), (1...Self.maxLimit).contains(limit) else {
-                throw HTTPError(.badRequest, "limit must be a whole number from 1 to \(Self.maxLimit).")
-            }
-            self.limit = limit
-        } else {
-            limit = Self.defaultLimit
-        }
+        limit = try PageQuery.limit(request, default: Self.defaultLimit, max: Self.maxLimit)
         if let after = request.query("after") {
             guard ListID.isValid(after) else {
                 throw HTTPError(.badRequest, "after must be a list id (the last of the previous page). " + ListID.rule)

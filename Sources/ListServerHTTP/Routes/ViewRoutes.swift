@@ -139,14 +139,7 @@ package struct ViewPageQuery {
 
     /// - Throws: 400 for a limit out of range, a malformed cursor or one of another view.
     package init(_ request: Request, _ query: ListQuery) throws {
-        if let text = request.query("limit") {
-            guard let limit = Int(text), (1...PageQuery.maxLimit).contains(limit) else {
-                throw HTTPError(.badRequest, "limit must be a whole number from 1 to \(PageQuery.maxLimit).")
-            }
-            self.limit = limit
-        } else {
-            limit = PageQuery.defaultLimit
-        }
+        limit = try PageQuery.limit(request, default: PageQuery.defaultLimit, max: PageQuery.maxLimit)
         after = try request.query("after").map { text in
             do {
                 let cursor = try ViewCursor(decoding: text)
