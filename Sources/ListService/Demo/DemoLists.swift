@@ -110,7 +110,7 @@ package enum DemoLists {
         ]
         let sections = (0..<10).map { block in
             Section(
-                key: "block-\(block)", header: "\(block * 1000 + 1) to \((block + 1) * 1000)",
+                key: "block-\(block)", header: "\(CellValue.formattedNumber(Double(block * 1000 + 1))) to \(CellValue.formattedNumber(Double((block + 1) * 1000)))",
                 footer: "End of block \(block + 1)",
                 rows: (1...1000).map { offset in
                     let n = block * 1000 + offset
