@@ -109,8 +109,10 @@ package enum DemoLists {
             Column(key: "words", title: "In words"),
         ]
         let sections = (0..<10).map { block in
-            Section(
-                key: "block-\(block)", header: "\(CellValue.formattedNumber(Double(block * 1000 + 1))) to \(CellValue.formattedNumber(Double((block + 1) * 1000)))",
+            let (first, last) = (CellValue.formattedNumber(Double(block * 1000 + 1)), CellValue.formattedNumber(Double((block + 1) * 1000)))
+            return Section(
+                key: "block-\(block)",
+                header: "\(first) to \(last)",
                 footer: "End of block \(block + 1)",
                 rows: (1...1000).map { offset in
                     let n = block * 1000 + offset
@@ -146,5 +148,5 @@ package enum DemoLists {
 }
 
 private extension String {
-    package var replacingSpaces: String { split(separator: " ").joined(separator: "_") }
+    var replacingSpaces: String { split(separator: " ").joined(separator: "_") }
 }
