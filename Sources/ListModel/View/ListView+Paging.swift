@@ -124,14 +124,3 @@ extension ListView {
         }
     }
 }
-
-/// The first index in `0..<count` where `predicate` holds (it must be monotone).
-private func lowerBound(_ count: Int, _ predicate: (Int) -> Bool) -> Int {
-    var low = 0
-    var high = count
-    while low < high {
-        let mid = (low + high) / 2
-        if predicate(mid) { high = mid } else { low = mid + 1 }
-    }
-    return low
-}

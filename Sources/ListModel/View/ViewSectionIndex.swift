@@ -34,24 +34,13 @@ struct ViewSectionIndex: Sendable {
 
     /// The chunk that holds, or would hold, `key`: the first whose last entry is not before it.
     private func chunkIndex(for key: ViewKey) -> Int {
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let mid = (low + high) / 2
-            if before(chunks[mid].last!.key, key) { low = mid + 1 } else { high = mid }
-        }
+        let low = lowerBound(chunks.count) { !before(chunks[$0].last!.key, key) }
         return min(low, max(0, chunks.count - 1))
     }
 
     /// The first index in `chunk` whose key is not before `key`.
     private func index(in chunk: [Entry], for key: ViewKey) -> Int {
-        var low = 0
-        var high = chunk.count
-        while low < high {
-            let mid = (low + high) / 2
-            if before(chunk[mid].key, key) { low = mid + 1 } else { high = mid }
-        }
-        return low
+        lowerBound(chunk.count) { !before(chunk[$0].key, key) }
     }
 
     mutating func insert(_ entry: Entry) {
@@ -112,13 +101,7 @@ extension ViewSectionIndex {
                 total += chunk.count
                 continue
             }
-            var low = 0
-            var high = chunk.count
-            while low < high {
-                let mid = (low + high) / 2
-                if end.isBefore(chunk[mid].key, descending: descending) { high = mid } else { low = mid + 1 }
-            }
-            return total + low
+            return total + lowerBound(chunk.count) { end.isBefore(chunk[$0].key, descending: descending) }
         }
         return total
     }
