@@ -63,12 +63,7 @@ extension LiveHub {
             return
         }
         while true {
-            guard let channel = channel(for: request.listID) else {
-                directory.withLock { $0.subscriberCount -= 1 }
-                stream.write(ServerSentEvent.deleted(version: 0))
-                stream.finish()
-                return
-            }
+            guard let channel = channel(for: request.listID) else { return endGone(stream) }
             guard
                 let start = channel.state.withLock({ state in
                     publishPending(on: channel, state: &state)
@@ -155,5 +150,13 @@ extension LiveHub {
             directory.withLock { forget(subscriber, directory: &$0) }
             if state.subscribers.isEmpty { state.idleSince = monotonicNanoseconds() }
         }
+    }
+
+    /// Ends a stream being set up for a list that is gone meanwhile: its reserved slot is given
+    /// back, and it gets `event: deleted` before it ends.
+    func endGone(_ stream: any SubscriberStream) {
+        directory.withLock { $0.subscriberCount -= 1 }
+        stream.write(ServerSentEvent.deleted(version: 0))
+        stream.finish()
     }
 }

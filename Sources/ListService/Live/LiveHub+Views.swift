@@ -49,12 +49,7 @@ extension LiveHub {
     /// the channel's, kept at its current version).
     func attachView(_ request: SubscribeRequest, query: ListQuery, subscription id: String, to stream: any SubscriberStream) {
         while true {
-            guard let channel = channel(for: request.listID) else {
-                directory.withLock { $0.subscriberCount -= 1 }
-                stream.write(ServerSentEvent.deleted(version: 0))
-                stream.finish()
-                return
-            }
+            guard let channel = channel(for: request.listID) else { return endGone(stream) }
             let outcome = channel.state.withLock { state -> Bool? in
                 publishPending(on: channel, state: &state)
                 if state.closed { return nil }

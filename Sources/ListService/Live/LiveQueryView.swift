@@ -101,23 +101,13 @@ extension LiveView {
             sections.reserveCapacity(windowSections.count)
             for (section, complete) in windowSections {
                 sections.append(
-                    Section(
-                        key: section.key,
-                        header: renderer.sectionHeaderRow(section, in: document).map(Self.string),
-                        footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.string) : nil,
-                        rows: section.rows.map { row in
-                            Row(
-                                key: row.key,
-                                cells: [
-                                    "html": .text(
-                                        rowMarkup.html(
-                                            for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))
-                                ])
-                        }))
+                    Self.renderedSection(
+                        section, complete: complete, in: document, version: index.list.version(ofRow:), renderer: renderer,
+                        rowMarkup: rowMarkup))
             }
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
-        head = Self.string(renderer.headRow(document, listID: listID, view: ViewControls(query: index.query)))
+        head = Self.text(renderer.headRow(document, listID: listID, view: ViewControls(query: index.query)))
         if showsRows && index.rowCount > 0 {
             status = nil
         } else {
@@ -126,13 +116,12 @@ extension LiveView {
             statusDocument.emptyText =
                 document.emptyText
                 ?? (index.query.selectsRows ? "No rows match " + index.query.described + "." : nil)
-            status = renderer.statusBody(statusDocument).map(Self.string)
+            status = renderer.statusBody(statusDocument).map(Self.text)
         }
         self.more = showsRows && more
         self.until = until
     }
 
-    private static func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
 extension ListQuery {

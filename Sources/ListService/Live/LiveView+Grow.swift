@@ -28,13 +28,9 @@ extension LiveView {
             let complete = part.rows.upperBound == section.rows.count
             let rows = part.rows.map { index in
                 let row = section.rows[index]
-                return Row(
-                    key: row.key,
-                    cells: [
-                        "html": .text(rowMarkup.html(for: row, version: list.version(ofRow: row.key), in: document, renderer: renderer))
-                    ])
+                return Self.renderedRow(row, version: list.version(ofRow: row.key), in: document, renderer: renderer, rowMarkup: rowMarkup)
             }
-            let footer = complete ? renderer.sectionFooterRow(section, in: document).map(text) : nil
+            let footer = complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil
             // The view's sections are the document's first ones, by index.
             let last = view.list.sections.count - 1
             if part.sectionIndex < last {
@@ -59,7 +55,7 @@ extension LiveView {
             } else {
                 guard part.sectionIndex == view.list.sections.count else { return nil }
                 let added = Section(
-                    key: section.key, header: renderer.sectionHeaderRow(section, in: document).map(text),
+                    key: section.key, header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
                     footer: footer, rows: rows)
                 operations.append(
                     .add(
@@ -79,6 +75,4 @@ extension LiveView {
         }
         return (view, JSONPatch(operations: operations))
     }
-
-    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -30,17 +30,9 @@ package struct LiveView: Equatable {
         for (index, section) in windowDocument.sections.enumerated() {
             let complete = section.rows.count == document.sections[index].rows.count
             sections.append(
-                Section(
-                    key: section.key,
-                    header: renderer.sectionHeaderRow(section, in: document).map(Self.text),
-                    footer: complete ? renderer.sectionFooterRow(section, in: document).map(Self.text) : nil,
-                    rows: section.rows.map { row in
-                        let version = snapshot.list.version(ofRow: row.key)
-                        let html =
-                            rowMarkup?.html(for: row, version: version, in: document, renderer: renderer)
-                            ?? Self.text(renderer.row(row, in: document, version: version))
-                        return Row(key: row.key, cells: ["html": .text(html)])
-                    }))
+                Self.renderedSection(
+                    section, complete: complete, in: document, version: snapshot.list.version(ofRow:), renderer: renderer,
+                    rowMarkup: rowMarkup))
         }
         list = ListDocument(title: HTMLRenderer.asParsed(document.title), columns: [Self.htmlColumn], sections: sections)
         // As the page's: sort links (without a view link's key, which streams share no matter who reads).
@@ -80,6 +72,4 @@ package struct LiveView: Equatable {
         }
         return JSONPatch(operations: operations)
     }
-
-    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -86,13 +86,8 @@ extension ViewDocument {
         /// The row as the document holds it, and as a patch carries it.
         func entry(_ row: Row) -> (Row, JSONValue) {
             guard html else { return (row, row.json(columns: document.columns)) }
-            let rendered = Row(
-                key: row.key,
-                cells: [
-                    "html": .text(
-                        rowMarkup.html(
-                            for: row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer))
-                ])
+            let rendered = LiveView.renderedRow(
+                row, version: index.list.version(ofRow: row.key), in: document, renderer: renderer, rowMarkup: rowMarkup)
             return (rendered, LiveViewPatch.viewRow(fromList: rendered.json(columns: [LiveView.htmlColumn])))
         }
 
