@@ -186,12 +186,16 @@ export class Pager {
     if (this.pendingMore) this.moreFailed(new Error('stream restarted'));
   }
 
-  /** The list was deleted: stops loading for good. */
-  stop() {
+  /**
+   * Stops loading for good: the list was deleted, or the table shows another view (`reason`,
+   * the error of the `list:paginationfailed` that ends a load in progress).
+   * @param {string} [reason]
+   */
+  stop(reason = 'deleted') {
     clearTimeout(this.retryTimer);
     if (this.pendingMore) clearTimeout(this.pendingMore.timer);
     this.pendingMore = null;
-    if (this.loading) this.parts.dispatch('list:paginationfailed', { error: 'deleted' });
+    if (this.loading) this.parts.dispatch('list:paginationfailed', { error: reason });
     this.loading = false;
     this.observer.disconnect();
     this.parts.paginationBody()?.remove();
