@@ -192,6 +192,9 @@ export class ViewControls {
     this.shown = url;
     this.view.showView(/** @type {HTMLTableElement} */ (newTable), url.search);
     this.showControls(/** @type {HTMLElement} */ (newBox), !!how.typing);
+    // Asked for from far down the table (its head is sticky): the new view shows from its top.
+    // Back and forward leave the scroll to the browser's own restoration.
+    if (how.history !== 'none' && table.getBoundingClientRect().top < 0) table.scrollIntoView({ block: 'start' });
     this.restoreFocus(how.focus || (focusedSort === null ? null : { kind: 'sort', column: focusedSort }));
     this.view.announcer.say(this.describe());
     this.view.parts.dispatch('list:viewchanged', { url: url.href });

@@ -232,6 +232,48 @@ def test_tail_load_a_sorted_view_to_its_end(server, browser):
     equal(browser.js(KEYS_JS), expected_keys(descending=True), "every row once, in the view's order")
     failed = browser.events("list:paginationfailed")
     equal(failed, [], "no page failed")
+    # From the end, through the sticky head: the new view shows from the table's top.
+    click(browser, "table.list thead th:nth-child(2) a.sort")
+    wait_view(browser, 2, "sorted ascending from the end of the table")
+    equal(browser.js(KEYS_JS), expected_keys()[:50], "the first page of the new view")
+    top = browser.js(f"return {TABLE}.getBoundingClientRect().top")
+    check(-1 <= top < 200, f"the table's top is in view: {top}")
+
+
+def test_a_newer_view_wins_over_a_slower_older_one(server, browser):
+    fresh(server)
+    open_page(browser, server)
+    record_view_changes(browser)
+    # The answer for the name sort is held back (a slow network) until the test releases it.
+    browser.js("""
+      const realFetch = window.fetch;
+      let release;
+      window.__held = new Promise((r) => { release = r; });
+      window.__release = () => release();
+      window.__heldOutcome = null;
+      window.fetch = async (url, init) => {
+        if (!String(url).includes('sort=name')) return realFetch(url, init);
+        await window.__held;
+        try {
+          const response = await realFetch(url, init);
+          const body = await response.text();
+          window.__heldOutcome = 'answered';
+          return new Response(body, { status: response.status, headers: response.headers });
+        } catch (e) {
+          window.__heldOutcome = e.name;
+          throw e;
+        }
+      };""")
+    click(browser, "table.list thead th:nth-child(1) a.sort")
+    click(browser, "table.list thead th:nth-child(3) a.sort")
+    wait_view(browser, 0, "sorted by city")
+    browser.js("window.__release()")
+    browser.wait("return window.__heldOutcome", 10, "the held request to end")
+    browser.js("return new Promise((r) => setTimeout(r, 0))")  # the client's reaction to it, had it one
+    equal(browser.js("return window.__heldOutcome"), "AbortError", "the older request was aborted")
+    equal(query(browser), [("sort", "city")], "the URL names the newer view")
+    equal(aria_sort(browser), [None, None, "ascending"], "the newer view is shown")
+    equal(view_changes(browser), 1, "one view shown")
 
 
 def test_live_writes_follow_the_new_view(server, browser):
@@ -314,6 +356,7 @@ if __name__ == "__main__":
         test_search_by_typing_is_debounced,
         test_remove_a_filter,
         test_tail_load_a_sorted_view_to_its_end,
+        test_a_newer_view_wins_over_a_slower_older_one,
         test_live_writes_follow_the_new_view,
         test_without_javascript_the_controls_navigate,
         test_screenshots_of_a_sorted_filtered_page,
