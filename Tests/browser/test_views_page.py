@@ -12,6 +12,8 @@ Uses LIST_SERVER_BIN, else the package's debug build (Tests/testkit.py; a missin
 the file).
 """
 import atexit
+import json
+import os
 import sys
 import tempfile
 import urllib.parse
@@ -26,6 +28,7 @@ COUNT = sum(SIZES)
 TABLE = "document.querySelector('table.list')"
 KEYS_JS = "return Array.from(document.querySelectorAll('table.list tr[data-row]'), (r) => r.dataset.row)"
 _no_js = []
+_private = []
 
 
 def number(i):
@@ -278,6 +281,20 @@ def test_a_newer_view_wins_over_a_slower_older_one(server, browser):
     equal(view_changes(browser), 1, "one view shown")
 
 
+def test_a_failed_view_falls_back_to_navigation(server, browser):
+    """A view the server refuses (an unknown column: 400) is navigated to, as without
+    JavaScript: the server's error page shows, at that URL."""
+    fresh(server)
+    open_page(browser, server)
+    browser.expect_console(r"status of 400")
+    browser.js("document.querySelector('table.list thead a.sort').setAttribute('href', '/lists/people?sort=nope')")
+    click(browser, "table.list thead th:nth-child(1) a.sort")
+    browser.wait("return window.__marker === undefined && document.readyState === 'complete'", 10, "a navigation")
+    equal(query(browser), [("sort", "nope")], "the URL of the refused view")
+    check("unknown column" in browser.js("return document.body.textContent"), "the error page says what is wrong")
+    check(not browser.js("return document.querySelector('table.list')"), "no table")
+
+
 def test_live_writes_follow_the_new_view(server, browser):
     fresh(server)
     open_page(browser, server, "?filter.n=lt:40")
@@ -323,6 +340,41 @@ def test_without_javascript_the_controls_navigate(server, browser):
     equal(plain.js(KEYS_JS), expected_keys()[:50], "every row again")
 
 
+def private_server():
+    """A second server, `--private` with a token, started once per file run."""
+    if not _private:
+        token = "views-" + os.urandom(12).hex()
+        _private.append(RealListServer(demo=False, flags=("--private", "--token", token), token=token).start())
+        atexit.register(_private[0].stop)
+    return _private[0]
+
+
+def test_a_view_link_changes_view_in_place(server, browser):
+    """A private list opened through a view link (docs/ACCESS.md): the key stays on the URL, the
+    new view's page, its stream and its pages (a browser sends no token), so the new view loads
+    to its end and goes live."""
+    private = private_server()
+    private.write("PUT", "/lists/people", document())
+    status, _, text = private.curl("POST", "/lists/people/links?expires=600")
+    equal(status, 201, "a view link")
+    link = json.loads(text)["url"]
+    key = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query))["key"]
+    browser.open(link, CONFIG)
+    browser.wait(f"return ListClient.get({TABLE}).state.connected", 10, "the stream")
+    browser.js("window.__marker = 'no reload'")
+    record_view_changes(browser)
+    click(browser, "table.list thead th:nth-child(2) a.sort")
+    wait_view(browser, 0, "sorted by number through the view link")
+    equal(dict(query(browser)), {"sort": "n", "key": key}, "the URL keeps the key")
+    browser.wait("""window.scrollTo(0, document.documentElement.scrollHeight);
+                    return !document.querySelector('table.list > tbody.pagination')""", 20, "the end of the view")
+    equal(browser.js(KEYS_JS), expected_keys(), "every row once, in the view's order")
+    equal(browser.js(KEYS_JS)[0], "r0", "r0 (number 0) comes first")
+    private.write("PUT", "/lists/people/rows/r0", {"key": "r0", "cells": {"name": "Row 0", "n": 1000, "city": "Oslo"}})
+    browser.wait("""const rows = [...document.querySelector('tbody[data-section="s0"]').querySelectorAll('tr[data-row]')];
+                    return rows[rows.length - 1].dataset.row === 'r0'""", 10, "r0 moved to its section's end")
+
+
 def emulate(browser, width, dark):
     browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
@@ -359,7 +411,9 @@ if __name__ == "__main__":
         test_remove_a_filter,
         test_tail_load_a_sorted_view_to_its_end,
         test_a_newer_view_wins_over_a_slower_older_one,
+        test_a_failed_view_falls_back_to_navigation,
         test_live_writes_follow_the_new_view,
+        test_a_view_link_changes_view_in_place,
         test_without_javascript_the_controls_navigate,
         test_screenshots_of_a_sorted_filtered_page,
     ], lambda: RealListServer(demo=False, quiet=True))
