@@ -157,6 +157,9 @@ export class ViewControls {
    * @param {ShowOptions} how
    */
   async show(url, how) {
+    // A view link's key (docs/ACCESS.md) goes with every view of the page, even through the head
+    // links a stream's reset wrote (one head serves every subscriber, so it carries no key).
+    if (this.view.key !== null && !url.searchParams.has('key')) url.searchParams.set('key', this.view.key);
     this.pending?.abort();
     this.pending = null;
     if (how.history !== 'none' && viewOf(url) === viewOf(this.shown)) {
