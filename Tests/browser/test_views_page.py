@@ -249,26 +249,7 @@ def test_a_newer_view_wins_over_a_slower_older_one(server, browser):
     fresh(server)
     open_page(browser, server)
     record_view_changes(browser)
-    # The answer for the name sort is held back (a slow network) until the test releases it.
-    browser.js("""
-      const realFetch = window.fetch;
-      let release;
-      window.__held = new Promise((r) => { release = r; });
-      window.__release = () => release();
-      window.__heldOutcome = null;
-      window.fetch = async (url, init) => {
-        if (!String(url).includes('sort=name')) return realFetch(url, init);
-        await window.__held;
-        try {
-          const response = await realFetch(url, init);
-          const body = await response.text();
-          window.__heldOutcome = 'answered';
-          return new Response(body, { status: response.status, headers: response.headers });
-        } catch (e) {
-          window.__heldOutcome = e.name;
-          throw e;
-        }
-      };""")
+    hold_fetches(browser, "sort=name")  # the answer for the name sort comes late
     click(browser, "table.list thead th:nth-child(1) a.sort")
     click(browser, "table.list thead th:nth-child(3) a.sort")
     wait_view(browser, 0, "sorted by city")
@@ -279,6 +260,55 @@ def test_a_newer_view_wins_over_a_slower_older_one(server, browser):
     equal(query(browser), [("sort", "city")], "the URL names the newer view")
     equal(aria_sort(browser), [None, None, "ascending"], "the newer view is shown")
     equal(view_changes(browser), 1, "one view shown")
+
+
+HOLD_JS = """
+  const realFetch = window.fetch;
+  let release;
+  window.__held = new Promise((r) => { release = r; });
+  window.__release = () => release();
+  window.__heldOutcome = null;
+  window.fetch = async (url, init) => {
+    if (!String(url).includes(arguments[0])) return realFetch(url, init);
+    await window.__held;
+    try {
+      const response = await realFetch(url, init);
+      const body = await response.text();
+      window.__heldOutcome = 'answered';
+      return new Response(body, { status: response.status, headers: response.headers });
+    } catch (e) {
+      window.__heldOutcome = e.name;
+      throw e;
+    }
+  };"""
+
+
+def hold_fetches(browser, url_part):
+    """Holds back the answers to the page's fetches whose URL holds `url_part` (a slow network)
+    until `window.__release()`; `window.__heldOutcome` says how the first held one ended."""
+    browser.js(HOLD_JS, url_part)
+
+
+def test_a_view_change_during_tail_loading(server, browser):
+    """A page was loading when the view changed: that load ends (`view changed`), its late answer
+    changes nothing, and the new view tails to its end from its own cursor."""
+    fresh(server)
+    open_page(browser, server)
+    record_view_changes(browser)
+    hold_fetches(browser, "/more")
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    browser.wait("return window.__events.some((e) => e.type === 'list:paginationstarted')", 10, "a page requested")
+    click(browser, "table.list thead th:nth-child(2) a.sort")
+    wait_view(browser, 0, "sorted while a page was loading")
+    equal(browser.events("list:paginationfailed"), [{"type": "list:paginationfailed", "detail": {"error": "view changed"}}],
+          "the load in progress ended")
+    # The old view's subscription closed with its stream: the held `more` is answered 404.
+    browser.expect_console(r"/subscriptions/[^ ]*/more\?limit=\d+ - Failed to load resource: .* 404")
+    browser.js("window.__release()")
+    browser.wait("return window.__heldOutcome", 10, "the held page to end")
+    browser.wait("""window.scrollTo(0, document.documentElement.scrollHeight);
+                    return !document.querySelector('table.list > tbody.pagination')""", 20, "the end of the view")
+    equal(browser.js(KEYS_JS), expected_keys(), "every row once, in the view's order")
 
 
 def test_a_failed_view_falls_back_to_navigation(server, browser):
@@ -416,6 +446,7 @@ if __name__ == "__main__":
         test_remove_a_filter,
         test_tail_load_a_sorted_view_to_its_end,
         test_a_newer_view_wins_over_a_slower_older_one,
+        test_a_view_change_during_tail_loading,
         test_a_failed_view_falls_back_to_navigation,
         test_live_writes_follow_the_new_view,
         test_a_view_link_changes_view_in_place,
