@@ -5,7 +5,8 @@ fullwidth `Ａ`, the ligature `ﬁ`, a trailing ZERO WIDTH JOINER) are different
 holding them is accepted; each row's URL reads, replaces, merges, moves and deletes exactly that
 row; a body key must have the URL's bytes (422 both ways); a `test` of a look-alike value fails;
 sorted and filtered views and their cursors keep the rows apart; a live `view=json` subscriber's
-patches address the right rows; SQLite and PostgreSQL give every row back after a restart.
+patches address the right rows; SQLite and PostgreSQL give every row back after a restart, and a
+second instance on the same PostgreSQL replays the writes to the right rows.
 
     /usr/bin/python3 Tests/integration/test_key_bytes.py
 """
@@ -16,6 +17,7 @@ import urllib.parse
 
 import clusterlib
 from livetest import Checks, EventStream, LiveDoc, Server
+from testkit import wait_until
 
 checks = Checks("test_key_bytes")
 MERGE = "application/merge-patch+json"
@@ -39,8 +41,8 @@ def row_keys(doc):
     return [[row["key"] for row in section["rows"]] for section in doc["sections"]]
 
 
-def get_row(server, key):
-    status, _, body = server.request("GET", f"/lists/k/rows/{url_key(key)}")
+def get_row(server, key, list_id="k"):
+    status, _, body = server.request("GET", f"/lists/{list_id}/rows/{url_key(key)}")
     return json.loads(body) if status == 200 else status
 
 
@@ -142,6 +144,24 @@ def restarts(server, label):
                  [(key, 404 if key == "K" else "nfd" if key == NFD else key) for key in LOOK_ALIKES])
 
 
+def two_instances(a, b):
+    """Row writes on `a` reach `b` through the change log, which names rows by their keys."""
+    a.put_list("k2", DOCUMENT)
+    b_stream = EventStream(b, "/lists/k2/events?view=json")
+    b_live = LiveDoc(b_stream)
+    a.request("PUT", f"/lists/k2/rows/{url_key(NFD)}", {"cells": {"name": "via a"}})
+    a.request("POST", f"/lists/k2/rows/{url_key(NFC)}/move?after={url_key('a')}")
+    a.request("DELETE", f"/lists/k2/rows/{url_key(KELVIN)}")
+    version, document = a.get_list("k2")
+    checks.check("b catches up with a", wait_until(lambda: b.get_list("k2")[0] == version))
+    checks.equal("b's list is a's", b.get_list("k2"), (version, document))
+    checks.check("b's live subscriber follows", b_live.wait_version(version))
+    checks.equal("b's live document is the list", b_live.doc, document)
+    checks.equal("the NFD row as written on a, read on b", get_row(b, NFD, "k2")["cells"], {"name": "via a"})
+    checks.equal("the NFC row moved after 'a', on b", (get_row(b, NFC, "k2")["section"], row_keys(document)[1][3:5]), (NFD, ["a", NFC]))
+    b_stream.close()
+
+
 server = Server(db="temp")
 try:
     checks.run("row edits by look-alike keys", edit_rows, server)
@@ -152,11 +172,13 @@ finally:
 
 postgres = clusterlib.Postgres()
 try:
-    server = Server(db=postgres.url)
+    server, other = Server(db=postgres.url), Server(db=postgres.url)
     try:
         checks.run("PostgreSQL keeps every look-alike", restarts, server, "PostgreSQL")
+        checks.run("a second instance replays look-alike row writes", two_instances, server, other)
     finally:
         server.stop()
+        other.stop()
 finally:
     postgres.destroy()
 sys.exit(checks.summary())
