@@ -75,6 +75,18 @@ import Testing
         #expect(try viewers(watcher) == [1, 3, 2])
     }
 
+    @Test func aStreamToldAfterThePassBeganWaitsForTheNextPass() throws {
+        let live = try LiveHarness()
+        try live.put("a", document)
+        let passBegan = monotonicNanoseconds()
+        let first = live.subscribe("a", view: .json)
+        _ = live.subscribe("a", view: .json)
+        live.hub.publishPresence(now: passBegan)
+        #expect(try viewers(first) == [1], "told 1 after the pass read its clock: it waits")
+        live.hub.publishPresence(now: monotonicNanoseconds() + 2 * second)
+        #expect(try viewers(first) == [1, 2])
+    }
+
     @Test func otherInstancesViewersAreAdded() throws {
         let live = try LiveHarness()
         try live.put("a", document)

@@ -55,7 +55,9 @@ extension LiveHub {
                 var deliveries: [Delivery] = []
                 var waiting = false
                 for subscriber in state.subscribers.values where !subscriber.stale && subscriber.presenceSent != total {
-                    if subscriber.presenceSent != nil && now - subscriber.presenceSentAt < interval {
+                    // Told after `now` was read (it registered meanwhile) counts as told just now.
+                    let recent = now < subscriber.presenceSentAt || now - subscriber.presenceSentAt < interval
+                    if subscriber.presenceSent != nil && recent {
                         waiting = true
                     } else {
                         deliveries.append(Delivery(subscriber: subscriber, event: event))
