@@ -16,8 +16,9 @@ package final class PresenceExchange: Sendable {
     private let intervalSeconds: Double
     private let expirySeconds: Double
     private let running = Atomic<Bool>(false)
-    /// The counts last stored (nil: none yet, or the last exchange failed).
-    private let stored = Mutex<[String: Int]?>(nil)
+    /// The counts last stored (nil: none yet, or the last exchange failed), and whether the
+    /// instance has left: held for a whole exchange, so none runs during or after `stop`'s leave.
+    private let turn = Mutex<(stored: [String: Int]?, left: Bool)>((nil, false))
     /// When the last exchange succeeded (monotonic nanoseconds).
     private let lastSuccess = Mutex<UInt64>(0)
 
@@ -50,26 +51,31 @@ package final class PresenceExchange: Sendable {
     /// sums drop at once (a killed instance's expire instead).
     package func stop() {
         running.store(false, ordering: .relaxed)
-        try? store.leavePresence(instance: instance)
+        turn.withLock { turn in
+            turn.left = true
+            try? store.leavePresence(instance: instance)
+        }
     }
 
     /// One exchange (the thread's step; tests call it directly).
     package func exchange() {
-        let local = hub.localViewers()
-        let changed = stored.withLock { $0 != local }
-        do {
-            let remote = try store.exchangePresence(
-                instance: instance, counts: changed ? local : nil, lists: Array(local.keys),
-                expiry: .milliseconds(Int64(expirySeconds * 1000)))
-            stored.withLock { $0 = local }
-            lastSuccess.withLock { $0 = monotonicNanoseconds() }
-            hub.setRemoteViewers(remote)
-        } catch {
-            stored.withLock { $0 = nil }
-            // Counts no fresher than the others' expiry are not shown: this instance's own stay.
-            let silent = lastSuccess.withLock { Double(monotonicNanoseconds() - $0) / 1e9 > expirySeconds }
-            if silent { hub.setRemoteViewers([:]) }
-            Log.debug("cannot exchange presence with the store: \(error)")
+        turn.withLock { turn in
+            guard !turn.left else { return }
+            let local = hub.localViewers()
+            do {
+                let remote = try store.exchangePresence(
+                    instance: instance, counts: turn.stored == local ? nil : local, lists: Array(local.keys),
+                    expiry: .milliseconds(Int64(expirySeconds * 1000)))
+                turn.stored = local
+                lastSuccess.withLock { $0 = monotonicNanoseconds() }
+                hub.setRemoteViewers(remote)
+            } catch {
+                turn.stored = nil
+                // Counts no fresher than the others' expiry are not shown: this instance's own stay.
+                let silent = lastSuccess.withLock { Double(monotonicNanoseconds() - $0) / 1e9 > expirySeconds }
+                if silent { hub.setRemoteViewers([:]) }
+                Log.debug("cannot exchange presence with the store: \(error)")
+            }
         }
     }
 }
