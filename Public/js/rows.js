@@ -720,7 +720,10 @@ export class DomSync {
   }
 }
 
-/** "N viewing" before the table: the `presence` count, a polite status said only when it changes. */
+/**
+ * "N viewing" above the table (and above its view controls, which view-controls.js finds right
+ * before the table): the `presence` count, a polite status said only when it changes.
+ */
 export class PresenceBadge {
   /**
    * @param {HTMLTableElement} table
@@ -730,7 +733,8 @@ export class PresenceBadge {
     badge.className = 'list-presence';
     badge.setAttribute('role', 'status');
     badge.hidden = true;
-    table.before(badge);
+    const controls = table.previousElementSibling;
+    (controls && controls.matches('div.view-controls') ? controls : table).before(badge);
     this.badge = badge;
   }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Presence in the page (docs/CLIENT.md): two Chromium sessions on one list of the real
-list-server both show "2 viewing" above the table; when one leaves, the other shows "1 viewing".
+list-server both show "2 viewing" above the table; when one leaves, the other shows "1 viewing";
+the count stays through a view changed in place.
 The count is a polite status (`role="status"`); without JavaScript the page shows none. At
 390 px, light and dark, the count fits and reads in the page's muted colour (screenshots kept).
 """
@@ -37,9 +38,14 @@ def test_two_sessions_then_one(server, browser):
     second.open(server.page_url("presence"))
     shows(second, "2 viewing", "the second session")
     shows(browser, "2 viewing", "the first session, once the second opened")
-    badge = browser.js("""const b = document.querySelector('p.list-presence');
-        return [b.getAttribute('role'), b.nextElementSibling === document.querySelector('table.list')]""")
-    equal(badge, ["status", True], "a polite status right above the table (its caption is the title)")
+    badge = browser.js("""const b = document.querySelector('p.list-presence'), t = document.querySelector('table.list');
+        const next = b.nextElementSibling;
+        return [b.getAttribute('role'), next === t || (next.matches('div.view-controls') && next.nextElementSibling === t)]""")
+    equal(badge, ["status", True], "a polite status above the table (its caption is the title) and its view controls")
+    browser.js("window.__marker = 'kept'")
+    browser.driver.find_element("css selector", "table.list thead a.sort").click()
+    browser.wait("return location.search.includes('sort') && window.__marker === 'kept'", 10, "the sort shown in place")
+    shows(browser, "2 viewing", "the first session, after its view changed in place (a new stream)")
     second.driver.get("about:blank")
     shows(browser, "1 viewing", "the first session, once the second left")
 
