@@ -88,10 +88,10 @@ extension LiveHub {
                 let subscriber = Subscriber(
                     id: id, listID: request.listID, view: request.view, stream: stream,
                     window: .empty, version: current.version, query: query, viewEnd: end)
-                stream.write([ServerSentEvent.subscription(id, version: current.version)] + events)
+                let presence = join(subscriber, on: channel)
+                stream.write([ServerSentEvent.subscription(id, version: current.version)] + events + [presence])
                 state.subscribers[id] = subscriber
                 state.idleSince = nil
-                directory.withLock { $0.channelOfSubscription[id] = channel }
                 return true
             }
             switch outcome {
