@@ -22,7 +22,11 @@ public func utf8Equal(_ a: String, _ b: String) -> Bool {
 private func utf8BytesEqual(_ a: String, _ b: String) -> Bool {
     let a = a.utf8, b = b.utf8
     let fast = a.withContiguousStorageIfAvailable { pa in
-        b.withContiguousStorageIfAvailable { pb in pa.elementsEqual(pb) }
+        // Word by word (`sameBytes`): `elementsEqual` goes byte by byte. Counts are equal.
+        b.withContiguousStorageIfAvailable { pb in
+            guard let left = pa.baseAddress, let right = pb.baseAddress else { return true }
+            return sameBytes(left, right, count: pa.count)
+        }
     }
     if let fast, let result = fast { return result }
     return a.elementsEqual(b)
