@@ -15,7 +15,8 @@ public struct ViewIndex: Sendable {
     let matcher: RowMatcher
     let sortColumn: Column?
     var sections: [String: ViewSectionIndex]
-    var places: [String: Place]
+    /// The number of rows in the view.
+    public private(set) var rowCount = 0
     let maxChunk: Int
 
     /// The view of `list` through `query`.
@@ -35,7 +36,6 @@ public struct ViewIndex: Sendable {
         sortColumn = view.query.sort.map { sort in list.document.columns.first { $0.key == sort.column }! }
         let descending = view.query.sort?.descending ?? false
         sections = [:]
-        places = [:]
         for section in list.document.sections {
             sections[section.key] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
         }
@@ -45,14 +45,11 @@ public struct ViewIndex: Sendable {
             for (row, key) in zip(viewSection.rows, keys) {
                 let rowKey = section.rows[row].key
                 entries.append(.init(key: key, rowKey: rowKey))
-                places[rowKey] = Place(section: section.key, key: key)
             }
             sections[section.key] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+            rowCount += entries.count
         }
     }
-
-    /// The number of rows in the view.
-    public var rowCount: Int { places.count }
 
     /// The view's sections in list order with their row keys in view order; while `q` or a
     /// filter is active, sections without a matching row are left out (as `ListView`).
@@ -66,7 +63,9 @@ public struct ViewIndex: Sendable {
     /// The section and index in it, in view order, of the row with `key`; `nil` when it is not
     /// in the view.
     public func location(ofRow key: String) -> (sectionKey: String, index: Int)? {
-        guard let place = places[key], let section = sections[place.section] else { return nil }
+        guard let position = list.position(ofRow: key), let place = place(ofRowAt: position, in: list),
+            let section = sections[place.section]
+        else { return nil }
         return (place.section, section.rank(of: place.key))
     }
 
@@ -80,33 +79,43 @@ public struct ViewIndex: Sendable {
         }
         var changes: [ViewUpdate.Change] = []
         for rowKey in Set(touchedRowKeys) {
-            let old = places[rowKey]
-            let oldRow = list.position(ofRow: rowKey).map { list.row(atPosition: $0) }
-            var new: Place?
-            var newRow: Row?
-            if let position = newList.position(ofRow: rowKey) {
-                let row = newList.row(atPosition: position)
-                newRow = row
-                if matcher.keepsAll || matcher.matches(row) {
-                    let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
-                    new = Place(
-                        section: newList.sectionKey(atPosition: position),
-                        key: ViewKey(sortValue: sortValue, orderKey: newList.orderKeys[position]))
-                }
-            }
+            // The index holds the view of `list`: a row's old place is where `list` puts it.
+            let oldPosition = list.position(ofRow: rowKey)
+            let newPosition = newList.position(ofRow: rowKey)
+            let old = oldPosition.flatMap { place(ofRowAt: $0, in: list) }
+            let new = newPosition.flatMap { place(ofRowAt: $0, in: newList) }
+            let oldRow = oldPosition.map { list.row(atPosition: $0) }
+            let newRow = newPosition.map { newList.row(atPosition: $0) }
             if old != new {
-                if let old { sections[old.section]?.remove(old.key) }
-                if let new { sections[new.section]?.insert(.init(key: new.key, rowKey: rowKey)) }
-                places[rowKey] = new
+                if let old, sections[old.section]?.remove(old.key) == true { rowCount -= 1 }
+                if let new, sections[new.section] != nil {
+                    sections[new.section]!.insert(.init(key: new.key, rowKey: rowKey))
+                    rowCount += 1
+                }
             }
             changes.append(.init(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow))
         }
-        for key in sections.keys where newList.sectionIndexes[key] == nil { sections[key] = nil }
+        for key in sections.keys where newList.sectionIndexes[key] == nil {
+            rowCount -= sections[key]!.count
+            sections[key] = nil
+        }
         let update = ViewUpdate(
             changes: changes, oldSections: list.sectionIndexes, newSections: newList.sectionIndexes,
             descending: descending)
         list = newList
         return update
+    }
+}
+
+extension ViewIndex {
+    /// Where the row at `position` of `list` (this index's list or a later one) is in the view;
+    /// `nil` when it does not match.
+    func place(ofRowAt position: Int, in list: IndexedList) -> Place? {
+        let row = list.row(atPosition: position)
+        guard matcher.keepsAll || matcher.matches(row) else { return nil }
+        let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
+        return Place(
+            section: list.sectionKey(atPosition: position), key: ViewKey(sortValue: sortValue, orderKey: list.orderKeys[position]))
     }
 }
 
