@@ -3,7 +3,7 @@
 /// JSON compares member names and strings code unit by code unit (RFC 8259 section 8.3), while
 /// Swift's `==` treats canonically equivalent strings ("é" and "e\u{301}") as equal.
 @inline(__always)
-func utf8Equal(_ a: String, _ b: String) -> Bool {
+public func utf8Equal(_ a: String, _ b: String) -> Bool {
     // The same representation is the same bytes: a short string's bits are its bytes, a long
     // one's are its count and storage. This settles most lookups of literal names at once.
     if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }

@@ -35,7 +35,7 @@ public struct ListView: Sendable {
         self.query = query
         let document = list.document
         let matcher = RowMatcher(query, columns: document.columns)
-        let sortColumn = query.sort.map { sort in document.columns.firstIndex { $0.key == sort.column }! }
+        let sortColumn = query.sort.map { sort in document.columns.firstIndex { utf8Equal($0.key, sort.column) }! }
         let sortKey = sortColumn.map { document.columns[$0].packedKey }
         let descending = query.sort?.descending ?? false
         var sections: [Section] = []
