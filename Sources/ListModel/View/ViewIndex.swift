@@ -16,9 +16,10 @@ public struct ViewIndex: Sendable {
     public let query: ListQuery
     let matcher: RowMatcher
     let sortColumn: Column?
-    /// By section key, and by row key (keys compare by bytes).
+    /// By section key (keys compare by bytes).
     var sections: [ByteKey: ViewSectionIndex]
-    var places: [ByteKey: Place]
+    /// The number of rows in the view.
+    public private(set) var rowCount = 0
     let maxChunk: Int
 
     /// The view of `list` through `query`.
@@ -38,7 +39,6 @@ public struct ViewIndex: Sendable {
         sortColumn = view.query.sort.map { sort in list.document.columns.first { utf8Equal($0.key, sort.column) }! }
         let descending = view.query.sort?.descending ?? false
         sections = [:]
-        places = [:]
         for section in list.document.sections {
             sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
         }
@@ -48,14 +48,11 @@ public struct ViewIndex: Sendable {
             for (row, key) in zip(viewSection.rows, keys) {
                 let rowKey = section.rows[row].key
                 entries.append(.init(key: key, rowKey: rowKey))
-                places[ByteKey(rowKey)] = Place(section: section.key, key: key)
             }
             sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+            rowCount += entries.count
         }
     }
-
-    /// The number of rows in the view.
-    public var rowCount: Int { places.count }
 
     /// The view's sections in list order with their row keys in view order; while `q` or a
     /// filter is active, sections without a matching row are left out (as `ListView`).
@@ -69,7 +66,9 @@ public struct ViewIndex: Sendable {
     /// The section and index in it, in view order, of the row with `key`; `nil` when it is not
     /// in the view.
     public func location(ofRow key: String) -> (sectionKey: String, index: Int)? {
-        guard let place = places[ByteKey(key)], let section = sections[ByteKey(place.section)] else { return nil }
+        guard let position = list.position(ofRow: key), let place = place(ofRowAt: position, in: list),
+            let section = sections[ByteKey(place.section)]
+        else { return nil }
         return (place.section, section.rank(of: place.key))
     }
 
@@ -84,33 +83,43 @@ public struct ViewIndex: Sendable {
         var changes: [ViewUpdate.Change] = []
         for touched in Set(touchedRowKeys.lazy.map { ByteKey($0) }) {
             let rowKey = touched.string
-            let old = places[touched]
-            let oldRow = list.position(ofRow: rowKey).map { list.row(atPosition: $0) }
-            var new: Place?
-            var newRow: Row?
-            if let position = newList.position(ofRow: rowKey) {
-                let row = newList.row(atPosition: position)
-                newRow = row
-                if matcher.keepsAll || matcher.matches(row) {
-                    let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
-                    new = Place(
-                        section: newList.sectionKey(atPosition: position),
-                        key: ViewKey(sortValue: sortValue, orderKey: newList.orderKeys[position]))
-                }
-            }
+            // The index holds the view of `list`: a row's old place is where `list` puts it.
+            let oldPosition = list.position(ofRow: rowKey)
+            let newPosition = newList.position(ofRow: rowKey)
+            let old = oldPosition.flatMap { place(ofRowAt: $0, in: list) }
+            let new = newPosition.flatMap { place(ofRowAt: $0, in: newList) }
+            let oldRow = oldPosition.map { list.row(atPosition: $0) }
+            let newRow = newPosition.map { newList.row(atPosition: $0) }
             if old != new {
-                if let old { sections[ByteKey(old.section)]?.remove(old.key) }
-                if let new { sections[ByteKey(new.section)]?.insert(.init(key: new.key, rowKey: rowKey)) }
-                places[touched] = new
+                if let old, sections[ByteKey(old.section)]?.remove(old.key) == true { rowCount -= 1 }
+                if let new, sections[ByteKey(new.section)] != nil {
+                    sections[ByteKey(new.section)]!.insert(.init(key: new.key, rowKey: rowKey))
+                    rowCount += 1
+                }
             }
             changes.append(.init(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow))
         }
-        for key in sections.keys where newList.sectionIndexes[key] == nil { sections[key] = nil }
+        for key in sections.keys where newList.sectionIndexes[key] == nil {
+            rowCount -= sections[key]!.count
+            sections[key] = nil
+        }
         let update = ViewUpdate(
             changes: changes, oldSections: list.sectionIndexes, newSections: newList.sectionIndexes,
             descending: descending)
         list = newList
         return update
+    }
+}
+
+extension ViewIndex {
+    /// Where the row at `position` of `list` (this index's list or a later one) is in the view;
+    /// `nil` when it does not match.
+    func place(ofRowAt position: Int, in list: IndexedList) -> Place? {
+        let row = list.row(atPosition: position)
+        guard matcher.keepsAll || matcher.matches(row) else { return nil }
+        let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
+        return Place(
+            section: list.sectionKey(atPosition: position), key: ViewKey(sortValue: sortValue, orderKey: list.orderKeys[position]))
     }
 }
 
