@@ -241,8 +241,41 @@ def test_a_conflicting_edit_is_refused_and_shown_with_the_current_value(server, 
     check(not browser.js("return document.querySelector('tr.edit-error')"), "the message can be dismissed")
 
 
+def test_refused_moves_and_deletes_put_the_row_back(server, browser):
+    open_editing(server, browser)
+    browser.js("ListClient.get(document.querySelector('table.list')).disconnect()")  # the page stops hearing of writes
+    server.write("PATCH", "/lists/edits/rows/r1", {"cells": {"name": "Changed elsewhere"}}, "application/merge-patch+json")
+    server.write("DELETE", "/lists/edits/rows/r5")
+    browser.expect_console(r"(412 \(Precondition Failed\)|404 \(Not Found\))")
+    shown = [["a", ["r0", "r1", "r2", "r3"]], ["b", ["r4", "r5", "r6"]]]
+
+    control(browser, "r1", "Move down").click()
+    message = browser.wait("const e = document.querySelector('tr.edit-error'); return e && e.textContent", 5, "the refusal beside the row")
+    check("Moving Item 1 was not saved: someone changed this row first" in message and "Name: Changed elsewhere" in message,
+          f"a stale move says why, with the current value: {message}")
+    equal(shown_sections(browser), shown, "the row is back where it was")
+    check(not browser.js("return document.querySelector('tr.edit-pending')"), "no pending overlay is left")
+    equal(server_sections(server)[0][1], ["r0", "r1", "r2", "r3"], "the server did not move it")
+
+    control(browser, "r5", "Delete").click()
+    browser.wait("return [...document.querySelectorAll('tr.edit-error')].some((e) => e.textContent.includes('no longer in the list'))",
+                 5, "a delete of a row that is gone says so")
+    equal(shown_sections(browser), shown, "and leaves the page's row in place")
+    check(not browser.js("return document.querySelector('tr.edit-pending')"), "no pending overlay is left")
+
+    browser.js("ListClient.get(document.querySelector('table.list')).connect(false)")  # a fresh reset shows the truth
+    wait_sections(browser, [["a", ["r0", "r1", "r2", "r3"]], ["b", ["r4", "r6"]]], "the stream's reset is the truth")
+
+
 def test_screenshots_in_editing_mode(server, browser):
     open_editing(server, browser)
+    # With a message beside a row, as a refused edit leaves one.
+    browser.js("ListClient.get(document.querySelector('table.list')).disconnect()")
+    server.write("PATCH", "/lists/edits/rows/r1", {"cells": {"name": "Changed elsewhere"}}, "application/merge-patch+json")
+    browser.expect_console(r"412 \(Precondition Failed\)")
+    control(browser, "r1", "Delete").click()
+    browser.wait("return document.querySelector('tr.edit-error')", 5, "the message beside the row")
+    browser.js("document.querySelector('tr[data-row=\"r2\"]').classList.add('edit-pending')")  # how a pending row looks
     try:
         for dark in (False, True):
             for width in (1280, 390):
@@ -250,8 +283,8 @@ def test_screenshots_in_editing_mode(server, browser):
                                                {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
                 browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
                     {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
-                sizes = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
-                equal(sizes, [width, width], f"editing mode fits {width} px without sideways scrolling")
+                inner, scroll = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
+                check(inner == width and scroll <= width, f"editing mode fits {width} px without sideways scrolling: {inner}, {scroll}")
                 browser.shot(f"edit-mode-{width}-{'dark' if dark else 'light'}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
@@ -284,6 +317,7 @@ def test_only_a_reader_who_may_write_gets_the_controls(server, browser):
 
 if __name__ == "__main__":
     run([test_edit_delete_undo_add_live_in_a_second_browser, test_move_by_keyboard_and_by_drag,
-         test_a_conflicting_edit_is_refused_and_shown_with_the_current_value, test_screenshots_in_editing_mode,
+         test_a_conflicting_edit_is_refused_and_shown_with_the_current_value, test_refused_moves_and_deletes_put_the_row_back,
+         test_screenshots_in_editing_mode,
          test_only_a_reader_who_may_write_gets_the_controls],
         lambda: RealListServer(demo=False))
