@@ -6,13 +6,15 @@
 // the row's `data-version` in `If-Match`; the stream's patch is the truth (this module never marks
 // an edit as done: the patched row simply replaces the pending one); a refused edit puts the row
 // back and says why beside it. Controls are re-added to rows the stream replaces (a MutationObserver).
-// Layer 3 (Public/js/README.md). Imports: edit-writes.js; rows.js (types only).
+// The controls themselves and dragging are edit-rows.js's; the writes and undo edit-writes.js's.
+// Layer 3 (Public/js/README.md). Imports: edit-rows.js, edit-writes.js; rows.js (types only).
 
+import { EditControls, RowDrag, placeOf, rowIn, rowName, siblingRow } from './edit-rows.js';
 import { RowWrites, UndoHistory, describeRow } from './edit-writes.js';
 
 /** @typedef {import('./rows.js').Announcer} Announcer */
-/** @typedef {import('./edit-writes.js').EditColumn} EditColumn */
-/** @typedef {import('./edit-writes.js').Place} Place */
+/** @typedef {import('./edit-rows.js').EditColumn} EditColumn */
+/** @typedef {import('./edit-rows.js').Place} Place */
 /** @typedef {import('./edit-writes.js').Outcome} Outcome */
 /** @typedef {{base: string, key: ?string, announcer: Announcer}} EditHost */
 /** @typedef {{tr: HTMLTableRowElement, td: HTMLTableCellElement, row: string, index: number, column: EditColumn, version: string, old: *, markup: string, input: HTMLInputElement, done: boolean}} CellEditor */
@@ -43,11 +45,11 @@ export class EditMode {
     this.focused = null;
     /** @type {?CellEditor} */
     this.editor = null;
-    /** @type {?{tr: HTMLTableRowElement, handle: Element, pointer: number, target: ?HTMLTableRowElement, place: ?Place, side: string}} */
-    this.drag = null;
     this.hintID = `list-edit-hint-${++instances}`;
-    this.toggleButton = button('Edit', 'edit-toggle', () => this.toggle());
-    this.undoButton = button('Undo', 'edit-undo', () => this.undo());
+    this.controls = new EditControls(table, this.columns, this.hintID);
+    this.drag = new RowDrag(table, () => this.editing, (tr, place) => this.move(tr, place, 'by drag'));
+    this.toggleButton = toolbarButton('Edit', 'edit-toggle', () => this.toggle());
+    this.undoButton = toolbarButton('Undo', 'edit-undo', () => this.undo());
     this.toolbar = this.makeToolbar();
     table.before(this.toolbar);
     this.observer = new MutationObserver(() => this.decorate());
@@ -55,11 +57,11 @@ export class EditMode {
     table.addEventListener('dblclick', (e) => this.onDoubleClick(e));
     table.addEventListener('keydown', (e) => this.onKey(e));
     table.addEventListener('focusin', (e) => this.remember(/** @type {Element} */ (e.target)));
-    table.addEventListener('pointerdown', (e) => this.dragStart(e));
-    table.addEventListener('pointermove', (e) => this.dragMove(e));
-    table.addEventListener('pointerup', (e) => this.dragEnd(e, true));
-    table.addEventListener('pointercancel', (e) => this.dragEnd(e, false));
     document.addEventListener('keydown', (e) => this.onDocumentKey(e));
+    // Focus given back after the stream replaced a row only while the reader stayed in the table.
+    const away = (/** @type {Event} */ e) => { if (!this.table.contains(/** @type {Node} */ (e.target))) this.focused = null; };
+    document.addEventListener('focusin', away);
+    document.addEventListener('pointerdown', away);
   }
 
   /** The Edit and Undo buttons before the table, and the hint the cells refer to. */
@@ -93,137 +95,22 @@ export class EditMode {
       this.observer.disconnect();
       if (this.editor) this.finishCell(this.editor, false);
       this.errors.clear();
-      this.undecorate();
+      this.controls.undecorate();
       this.announcer.say('Editing off.');
     }
   }
 
-  // -- Controls on the table (added, and re-added to what the stream replaces) -------------------
-
-  /** The number of columns the rows' cells span (the controls column comes after them). */
-  get span() {
-    return this.columns.length || (this.table.tHead && this.table.tHead.rows[0] ? this.table.tHead.rows[0].cells.length : 1);
-  }
-
-  /** Adds whatever controls are missing: idempotent, so the observer may call it any time. */
+  /**
+   * Adds whatever controls are missing (the stream replaced rows without them), moves an open
+   * cell editor into its row's replacement and gives focus back to the control that had it.
+   */
   decorate() {
     if (!this.editing) return;
-    const t = this.table;
-    const head = t.tHead && t.tHead.rows[0];
-    if (head && !head.querySelector(':scope > th.edit-head')) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.className = 'edit-head';
-      th.innerHTML = '<span class="visually-hidden">Row actions</span>';
-      head.append(th);
-    }
-    for (const cell of t.querySelectorAll(':scope > tbody > tr > [colspan]')) {
-      const c = /** @type {HTMLTableCellElement} */ (cell);
-      if (c.colSpan === this.span) { c.dataset.editColspan = String(c.colSpan); c.colSpan = this.span + 1; }
-    }
-    for (const tbody of t.querySelectorAll(':scope > tbody[data-section]')) {
-      const body = /** @type {HTMLTableSectionElement} */ (tbody);
-      for (const tr of body.querySelectorAll(':scope > tr[data-row]')) this.decorateRow(/** @type {HTMLTableRowElement} */ (tr));
-      this.decorateSection(body);
-    }
+    this.controls.decorate(this.errors);
     if (this.editor && !this.editor.tr.isConnected) this.reattachEditor(this.editor);
     const active = document.activeElement;
     if (this.focused && (!active || active === document.body)) this.focusControl(this.focused.row, this.focused.control);
     this.observer.takeRecords(); // what this pass changed needs no other pass
-  }
-
-  /**
-   * @param {HTMLTableRowElement} tr
-   */
-  decorateRow(tr) {
-    const last = tr.lastElementChild;
-    if (last && last.classList.contains('edit-controls')) return;
-    const name = rowName(tr);
-    Array.from(tr.cells).forEach((td, i) => {
-      const column = this.columns[i];
-      if (!column || (column.kind !== 'text' && column.kind !== 'number')) return;
-      td.classList.add('edit-cell');
-      td.tabIndex = 0;
-      td.setAttribute('aria-describedby', this.hintID);
-    });
-    const td = document.createElement('td');
-    td.className = 'edit-controls';
-    const handle = document.createElement('span');
-    handle.className = 'edit-handle';
-    handle.setAttribute('aria-hidden', 'true');
-    handle.textContent = '\u2630';
-    td.append(handle,
-      iconButton('\u2191', `Move up ${name}`, 'up'),
-      iconButton('\u2193', `Move down ${name}`, 'down'),
-      iconButton('\u2715', `Delete ${name}`, 'delete'));
-    tr.append(td);
-  }
-
-  /**
-   * The section's Add row button (before its footer) and the messages beside its rows.
-   * @param {HTMLTableSectionElement} tbody
-   */
-  decorateSection(tbody) {
-    let add = /** @type {?HTMLTableRowElement} */ (tbody.querySelector(':scope > tr.edit-add'));
-    if (!add) {
-      add = document.createElement('tr');
-      add.className = 'edit-add';
-      const td = add.insertCell();
-      td.colSpan = this.span + 1;
-      const header = tbody.querySelector(':scope > tr.section-header');
-      const label = header && header.textContent ? `Add row to ${header.textContent.trim()}` : 'Add row';
-      const b = button('Add row', 'add', null);
-      b.setAttribute('aria-label', label);
-      td.append(b);
-    }
-    const footer = tbody.querySelector(':scope > tr.section-footer');
-    if (footer ? add.nextElementSibling !== footer : tbody.lastElementChild !== add) tbody.insertBefore(add, footer);
-    for (const tr of Array.from(tbody.rows)) {
-      const key = tr.dataset.errorFor;
-      if (key !== undefined && !this.errors.has(key)) tr.remove();
-    }
-    for (const [key, message] of this.errors) {
-      const anchor = key.startsWith('\u00a7') ? (tbody.dataset.section === key.slice(1) ? add : null) : rowIn(tbody, key);
-      if (!anchor) continue;
-      const shown = Array.from(tbody.rows).find((r) => r.dataset.errorFor === key);
-      const wanted = key.startsWith('\u00a7') ? anchor.previousElementSibling : anchor.nextElementSibling;
-      if (shown && shown === wanted) continue;
-      if (shown) shown.remove();
-      const tr = this.errorRow(key, message);
-      key.startsWith('\u00a7') ? tbody.insertBefore(tr, anchor) : anchor.after(tr);
-    }
-  }
-
-  /**
-   * @param {string} key
-   * @param {string} message
-   */
-  errorRow(key, message) {
-    const tr = document.createElement('tr');
-    tr.className = 'edit-error';
-    tr.dataset.errorFor = key;
-    const td = tr.insertCell();
-    td.colSpan = this.span + 1;
-    const text = document.createElement('span');
-    text.textContent = message;
-    td.append(text, button('Dismiss', 'dismiss', null));
-    return tr;
-  }
-
-  /** Takes every control away (editing off). */
-  undecorate() {
-    const t = this.table;
-    t.querySelectorAll('.edit-head, td.edit-controls, tr.edit-add, tr.edit-error, tr.edit-placeholder').forEach((el) => el.remove());
-    for (const td of t.querySelectorAll('td.edit-cell')) {
-      td.classList.remove('edit-cell');
-      td.removeAttribute('tabindex');
-      td.removeAttribute('aria-describedby');
-    }
-    for (const cell of t.querySelectorAll('[data-edit-colspan]')) {
-      const c = /** @type {HTMLTableCellElement} */ (cell);
-      c.colSpan = Number(c.dataset.editColspan);
-      delete c.dataset.editColspan;
-    }
   }
 
   // -- Input ----------------------------------------------------------------------------------
@@ -331,8 +218,7 @@ export class EditMode {
 
   /** The column titles, in order. */
   titles() {
-    const head = this.table.tHead && this.table.tHead.rows[0];
-    return head ? Array.from(head.cells, (c) => (c.textContent || '').trim()) : [];
+    return this.controls.titles();
   }
 
   /**
@@ -586,7 +472,7 @@ export class EditMode {
     const placeholder = document.createElement('tr');
     placeholder.className = 'edit-pending edit-placeholder';
     const td = placeholder.insertCell();
-    td.colSpan = this.span + 1;
+    td.colSpan = this.controls.span + 1;
     td.textContent = 'Adding a row\u2026';
     if (body) body.insertBefore(placeholder, body.querySelector(':scope > tr.edit-add'));
     this.errors.delete('\u00a7' + section);
@@ -603,164 +489,19 @@ export class EditMode {
     this.announcer.say('Row added. Press Enter on its cells to fill them in.');
     this.remembered({ label: 'new row', row: key, undo: () => this.writes.remove(key, this.version(key, outcome.version || '')) });
   }
-
-  // -- Drag and drop (Pointer Events: mouse, pen and touch alike) --------------------------------
-
-  /**
-   * @param {PointerEvent} e
-   */
-  dragStart(e) {
-    const handle = /** @type {Element} */ (e.target).closest('.edit-handle');
-    if (!handle || !this.editing || e.button !== 0) return;
-    const tr = /** @type {HTMLTableRowElement} */ (handle.closest('tr[data-row]'));
-    e.preventDefault();
-    try { /** @type {HTMLElement} */ (handle).setPointerCapture(e.pointerId); } catch (err) { /* a synthetic pointer */ }
-    this.drag = { tr, handle, pointer: e.pointerId, target: null, place: null, side: '' };
-    tr.classList.add('edit-dragging');
-  }
-
-  /**
-   * Marks where the row would land: before or after the row under the pointer, or at the end
-   * of the section whose header, footer or Add row is under it.
-   * @param {PointerEvent} e
-   */
-  dragMove(e) {
-    const drag = this.drag;
-    if (!drag || e.pointerId !== drag.pointer) return;
-    e.preventDefault();
-    const hit = document.elementFromPoint(e.clientX, e.clientY);
-    const over = /** @type {?HTMLTableRowElement} */ (hit && hit.closest('table.list > tbody > tr'));
-    if (drag.target) drag.target.classList.remove('edit-drop-before', 'edit-drop-after');
-    drag.target = null;
-    drag.place = null;
-    if (!over || over === drag.tr || !this.table.contains(over)) return;
-    const body = /** @type {HTMLTableSectionElement} */ (over.parentElement);
-    if (!body.hasAttribute('data-section')) return;
-    const key = over.getAttribute('data-row');
-    if (key !== null) {
-      const box = over.getBoundingClientRect();
-      const before = e.clientY < box.top + box.height / 2;
-      drag.place = before ? { before: key } : { after: key };
-      drag.side = before ? 'edit-drop-before' : 'edit-drop-after';
-    } else {
-      const rows = body.querySelectorAll(':scope > tr[data-row]');
-      const first = over.classList.contains('section-header');
-      const edge = first ? rows[0] : rows[rows.length - 1];
-      drag.place = edge ? (first ? { before: edge.getAttribute('data-row') || '' } : { after: edge.getAttribute('data-row') || '' })
-        : { section: body.dataset.section || '' };
-      drag.side = first ? 'edit-drop-after' : 'edit-drop-before';
-    }
-    drag.target = over;
-    over.classList.add(drag.side);
-  }
-
-  /**
-   * Drops the row (or, cancelled, leaves it where it was).
-   * @param {PointerEvent} e
-   * @param {boolean} drop
-   */
-  dragEnd(e, drop) {
-    const drag = this.drag;
-    if (!drag || e.pointerId !== drag.pointer) return;
-    this.drag = null;
-    drag.tr.classList.remove('edit-dragging');
-    if (drag.target) drag.target.classList.remove('edit-drop-before', 'edit-drop-after');
-    const place = drag.place;
-    if (!drop || !place || samePlace(drag.tr, place)) return;
-    this.move(drag.tr, place, 'by drag');
-  }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Small DOM helpers
-
 /**
- * A `<button type="button">` with `text`; `control` names it for the click handler (or `action`).
+ * A toolbar `<button type="button">` that runs `action`.
  * @param {string} text
- * @param {string} control
- * @param {?function(): void} action
+ * @param {string} name its class, besides `edit-button`
+ * @param {function(): void} action
  */
-function button(text, control, action) {
+function toolbarButton(text, name, action) {
   const b = document.createElement('button');
   b.type = 'button';
-  b.className = 'edit-button';
+  b.className = `edit-button ${name}`;
   b.textContent = text;
-  if (action) { b.className += ' ' + control; b.addEventListener('click', action); } else b.dataset.editControl = control;
+  b.addEventListener('click', action);
   return b;
 }
-
-/**
- * A row's icon button whose accessible name is `label`.
- * @param {string} icon
- * @param {string} label
- * @param {string} control
- */
-function iconButton(icon, label, control) {
-  const b = button(icon, control, null);
-  b.classList.add('edit-icon');
-  b.setAttribute('aria-label', label);
-  b.title = label;
-  return b;
-}
-
-/**
- * The row's name for labels and messages: its first cell's text, else its key.
- * @param {HTMLTableRowElement} tr
- */
-function rowName(tr) {
-  const text = tr.cells[0] ? (tr.cells[0].textContent || '').trim() : '';
-  return text || `row ${tr.getAttribute('data-row')}`;
-}
-
-/**
- * The row with key `key` under `root` (keys may hold any character: compared, not selected).
- * @param {ParentNode} root
- * @param {string} key
- * @returns {?HTMLTableRowElement}
- */
-function rowIn(root, key) {
-  for (const tr of root.querySelectorAll('tr[data-row]')) if (tr.getAttribute('data-row') === key) return /** @type {HTMLTableRowElement} */ (tr);
-  return null;
-}
-
-/**
- * The row before (-1) or after (1) `tr` in its section, or null.
- * @param {HTMLTableRowElement} tr
- * @param {number} delta
- * @returns {?HTMLTableRowElement}
- */
-function siblingRow(tr, delta) {
-  let el = delta < 0 ? tr.previousElementSibling : tr.nextElementSibling;
-  while (el && !el.hasAttribute('data-row')) el = delta < 0 ? el.previousElementSibling : el.nextElementSibling;
-  return /** @type {?HTMLTableRowElement} */ (el);
-}
-
-/**
- * Where a row is now, as a move would name it: after its previous row, before its next, or in
- * its (otherwise empty) section.
- * @param {HTMLTableRowElement} tr
- * @returns {Place}
- */
-function placeOf(tr) {
-  const previous = siblingRow(tr, -1);
-  if (previous) return { after: previous.getAttribute('data-row') || '' };
-  const next = siblingRow(tr, 1);
-  if (next) return { before: next.getAttribute('data-row') || '' };
-  return { section: /** @type {HTMLElement} */ (tr.parentElement).dataset.section || '' };
-}
-
-/**
- * Whether `place` is where the row already is.
- * @param {HTMLTableRowElement} tr
- * @param {Place} place
- */
-function samePlace(tr, place) {
-  const key = place.before ?? place.after;
-  if (key === undefined) return false;
-  const here = placeOf(tr);
-  const previous = siblingRow(tr, -1);
-  const next = siblingRow(tr, 1);
-  return (here.after !== undefined && here.after === place.after) || (place.before !== undefined && next !== null && next.getAttribute('data-row') === place.before)
-    || (place.after !== undefined && previous !== null && previous.getAttribute('data-row') === place.after);
-}
-

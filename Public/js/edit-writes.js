@@ -2,18 +2,15 @@
 // row, merge its cells, delete, move and add rows, each with the row's version in `If-Match`,
 // bounded in time, answering an outcome that says why a write failed in words a reader
 // understands; and the undo history of this page's edits (each undone by its inverse write).
-// No DOM. Layer 2 (Public/js/README.md). Imports nothing.
+// No DOM. Layer 2 (Public/js/README.md). Imports: edit-rows.js (types only).
 
-/** @typedef {{key: string, kind: string}} EditColumn */
+/** @typedef {import('./edit-rows.js').EditColumn} EditColumn */
+/** @typedef {import('./edit-rows.js').Place} Place */
 /** @typedef {{key: string, section: string, cells: Object<string, *>, href?: string, style?: string}} RowJSON */
 /**
  * What a write came to: `ok`, or why not (`reason`, for the reader) and, after a 412, the row as
  * it is now (`current`, null when it is gone).
  * @typedef {{ok: boolean, status: number, reason: string, current?: ?RowJSON, body?: *}} Outcome
- */
-/**
- * Where a row goes: `{before: KEY}`, `{after: KEY}` or `{section: KEY}`.
- * @typedef {{before?: string, after?: string, section?: string}} Place
  */
 
 /** How long a write may take before the page gives up on it (ms). */

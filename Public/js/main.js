@@ -15,6 +15,7 @@ import { ListView } from './list-view.js';
 // arrives and fetches them at once, instead of level by level through the imports (five levels:
 // main, list-view, pager, rows, json-patch). They evaluate once each, dependencies first,
 // whatever the order here.
+import './edit-rows.js';
 import './edit-writes.js';
 import './live-stream.js';
 import './pager.js';
