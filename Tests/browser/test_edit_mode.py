@@ -48,8 +48,11 @@ def shown_sections(browser):
 
 
 def wait_sections(browser, expected, what, timeout=5):
-    wait_until(lambda: shown_sections(browser) == expected, timeout, 0.02)
+    """Waits until the page shows `expected` with no edit pending (the stream's patch came)."""
+    settled = "return !document.querySelector('tr.edit-pending')"
+    wait_until(lambda: shown_sections(browser) == expected and browser.js(settled), timeout, 0.02)
     equal(shown_sections(browser), expected, what)
+    check(browser.js(settled), f"{what}: no edit is left pending")
 
 
 def control(browser, row, name):
@@ -208,6 +211,23 @@ def test_move_by_keyboard_and_by_drag(server, browser):
         wait_sections(browser, expected, "a pointer drag moved the row")
         equal(server_sections(server), expected, "on the server")
         wait_sections(other, expected, "in the second browser")
+
+        # A touch drag (a touch pointer: the handle takes it instead of scrolling): r6 onto r1's upper half.
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.actions.pointer_input import PointerInput
+        from selenium.webdriver.common.actions import interaction
+        handle = browser.js("return document.querySelector('tr[data-row=\"r6\"] .edit-handle')")
+        target = browser.js("return document.querySelector('tr[data-row=\"r1\"]')")
+        touch = ActionBuilder(browser.driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        touch.pointer_action.move_to(handle).pointer_down().move_to(target, 0, -2).move_to(target, 0, -int(height / 4)).pointer_up()
+        touch.perform()
+        expected = [["a", ["r6", "r1", "r0", "r5", "r2", "r3", "r4"]], ["b", []]]
+        wait_sections(browser, expected, "a touch drag moved the row, out of its section")
+        equal(server_sections(server), expected, "on the server")
+        browser.js("document.querySelector('.edit-toolbar button.edit-undo').click()")
+        expected = [["a", ["r1", "r0", "r5", "r2", "r3", "r4"]], ["b", ["r6"]]]
+        wait_sections(browser, expected, "undo put it back in its (otherwise empty) section")
+        equal(server_sections(server), expected, "on the server")
 
         # Undo the drag: the row goes back to its section.
         browser.js("document.querySelector('.edit-toolbar button.edit-undo').click()")
