@@ -15,6 +15,7 @@ export const DEFAULTS = {
   animate: true, // animate row changes (never under prefers-reduced-motion)
   animationMs: 200,
   stylesheet: true, // load list-client.css (Public/) unless the page has it
+  searchDelay: 300, // ms of pause in typing before the search field's view is fetched
 };
 
 /** @typedef {typeof DEFAULTS} Config */

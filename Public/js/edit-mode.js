@@ -16,7 +16,11 @@ import { RowWrites, UndoHistory, describeRow } from './edit-writes.js';
 /** @typedef {import('./edit-rows.js').EditColumn} EditColumn */
 /** @typedef {import('./edit-rows.js').Place} Place */
 /** @typedef {import('./edit-writes.js').Outcome} Outcome */
-/** @typedef {{base: string, key: ?string, announcer: Announcer}} EditHost */
+/**
+ * What the page gives the editing mode: the list's URL, the edit link's key, the announcer, and
+ * whether a view (sort, search, filters) is shown, whose order rows cannot be moved in.
+ * @typedef {{base: string, key: ?string, announcer: Announcer, inView: () => boolean}} EditHost
+ */
 /** @typedef {{tr: HTMLTableRowElement, td: HTMLTableCellElement, row: string, index: number, column: EditColumn, version: string, old: *, markup: string, input: HTMLInputElement, done: boolean}} CellEditor */
 
 let instances = 0;
@@ -46,8 +50,9 @@ export class EditMode {
     /** @type {?CellEditor} */
     this.editor = null;
     this.hintID = `list-edit-hint-${++instances}`;
-    this.controls = new EditControls(table, this.columns, this.hintID);
-    this.drag = new RowDrag(table, () => this.editing, (tr, place) => this.move(tr, place, 'by drag'));
+    this.inView = host.inView;
+    this.controls = new EditControls(table, this.columns, this.hintID, () => !host.inView());
+    this.drag = new RowDrag(table, () => this.editing && !host.inView(), (tr, place) => this.move(tr, place, 'by drag'));
     this.toggleButton = toolbarButton('Edit', 'edit-toggle', () => this.toggle());
     this.undoButton = toolbarButton('Undo', 'edit-undo', () => this.undo());
     this.toolbar = this.makeToolbar();
@@ -390,6 +395,7 @@ export class EditMode {
    */
   moveBy(tr, delta) {
     const name = rowName(tr);
+    if (this.inView()) { this.announcer.say('Rows keep the order of the view shown; move them in the list itself.'); return; }
     const next = siblingRow(tr, delta);
     /** @type {?Place} */
     let place = null;

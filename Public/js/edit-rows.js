@@ -16,11 +16,13 @@ export class EditControls {
    * @param {HTMLTableElement} table
    * @param {EditColumn[]} columns the table's columns, in cell order
    * @param {string} hintID the id of the text that says how to edit a cell
+   * @param {function(): boolean} movable whether rows may move (not in a sorted or filtered view)
    */
-  constructor(table, columns, hintID) {
+  constructor(table, columns, hintID, movable) {
     this.table = table;
     this.columns = columns;
     this.hintID = hintID;
+    this.movable = movable;
   }
 
   /** The number of columns the rows' cells span (the controls column comes after them). */
@@ -70,14 +72,14 @@ export class EditControls {
     });
     const td = document.createElement('td');
     td.className = 'edit-controls';
-    const handle = document.createElement('span');
-    handle.className = 'edit-handle';
-    handle.setAttribute('aria-hidden', 'true');
-    handle.textContent = '\u2630';
-    td.append(handle,
-      iconButton('\u2191', `Move up ${name}`, 'up'),
-      iconButton('\u2193', `Move down ${name}`, 'down'),
-      iconButton('\u2715', `Delete ${name}`, 'delete'));
+    if (this.movable()) {
+      const handle = document.createElement('span');
+      handle.className = 'edit-handle';
+      handle.setAttribute('aria-hidden', 'true');
+      handle.textContent = '\u2630';
+      td.append(handle, iconButton('\u2191', `Move up ${name}`, 'up'), iconButton('\u2193', `Move down ${name}`, 'down'));
+    }
+    td.append(iconButton('\u2715', `Delete ${name}`, 'delete'));
     tr.append(td);
   }
 

@@ -22,15 +22,16 @@ function pageKey() {
 }
 
 /**
- * The page's view parameters (`sort`, `sort_desc`, `q`, `filter.COLUMN`: API.md section 9) as
- * `&name=value…` ('' for none): the stream, `more` and further rows of a view page ask for that
- * same view, whose cursors the page holds.
+ * The view parameters (`sort`, `sort_desc`, `q`, `filter.COLUMN`: API.md section 9) of a URL's
+ * query (the page's own by default) as `&name=value…` ('' for none): the stream, `more` and
+ * further rows of a view page ask for that same view, whose cursors the page holds.
+ * @param {string} [search]
  * @returns {string}
  */
-function pageViewParameters() {
+function viewParameters(search = location.search) {
   try {
     let out = '';
-    for (const [name, value] of new URLSearchParams(location.search)) {
+    for (const [name, value] of new URLSearchParams(search)) {
       if (name === 'sort' || name === 'sort_desc' || name === 'q' || name.startsWith('filter.')) {
         out += `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
       }
@@ -51,7 +52,7 @@ export class ListView {
     this.id = table.dataset.list || '';
     this.base = config.base + encodeURIComponent(this.id);
     this.key = pageKey();
-    this.viewParameters = pageViewParameters();
+    this.viewParameters = viewParameters();
     this.deleted = false;
     this.parts = new TableParts(table);
     this.toggles = new SectionToggles(this.parts);
@@ -191,6 +192,37 @@ export class ListView {
     this.table.removeAttribute('aria-busy');
     this.announcer.say('This list was deleted.');
     this.parts.dispatch('list:deleted', null);
+  }
+
+  /**
+   * Shows another view of the list in place (view-controls.js): `page` is that view's table as
+   * the server rendered its first page, `search` the query of its URL. The old view's stream and
+   * loading stop; the table takes the page's head, bodies, version and cursor; a new pager and
+   * a new stream continue the new view from there, as on a page load.
+   * @param {HTMLTableElement} page
+   * @param {string} search
+   */
+  showView(page, search) {
+    const t = this.table;
+    this.live.disconnect();
+    this.pager.stop('view changed');
+    this.viewParameters = viewParameters(search);
+    for (const name of ['data-version', 'data-cursor']) {
+      const value = page.getAttribute(name);
+      if (value === null) t.removeAttribute(name);
+      else t.setAttribute(name, value);
+    }
+    const parts = ':scope > thead, :scope > tbody, :scope > tfoot';
+    t.querySelectorAll(parts).forEach((el) => el.remove());
+    t.append(...Array.from(page.querySelectorAll(parts), (el) => document.adoptNode(el)));
+    this.doc = this.dom.readDocument();
+    this.parts.sectionBodies().forEach((tb) => this.toggles.apply(tb));
+    this.parts.setBusy(!!this.parts.statusBody()?.classList.contains('state-loading'));
+    this.live.lastId = t.dataset.version || '';
+    this.live.stale = false;
+    this.pager = new Pager(this, this.pager.host);
+    this.pager.observe();
+    if (this.config.live && typeof EventSource === 'function') this.live.connect(true);
   }
 
   // -- back/forward cache --------------------------------------------------------------------

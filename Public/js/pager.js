@@ -76,6 +76,7 @@ export class Pager {
     this.windowByCount = false; // true once the window grew past a cursor the client knows
     this.fetched = /** @type {Set<string>} */ (new Set()); // cursors whose page arrived
     this.loading = false;
+    this.stopped = false; // stopped for good (a deleted list, another view)
     this.awaitingReset = false; // a load waits for the reset of a fresh subscription
     this.attempt = 0;
     this.retryTimer = 0;
@@ -186,15 +187,20 @@ export class Pager {
     if (this.pendingMore) this.moreFailed(new Error('stream restarted'));
   }
 
-  /** The list was deleted: stops loading for good. */
-  stop() {
+  /**
+   * Stops loading for good: the list was deleted, or the table shows another view (`reason`,
+   * the error of the `list:paginationfailed` that ends a load in progress).
+   * @param {string} [reason]
+   */
+  stop(reason = 'deleted') {
     clearTimeout(this.retryTimer);
     if (this.pendingMore) clearTimeout(this.pendingMore.timer);
     this.pendingMore = null;
-    if (this.loading) this.parts.dispatch('list:paginationfailed', { error: 'deleted' });
+    if (this.loading) this.parts.dispatch('list:paginationfailed', { error: reason });
     this.loading = false;
     this.observer.disconnect();
     this.parts.paginationBody()?.remove();
+    this.stopped = true;
   }
 
   async fetchPage() {
@@ -292,6 +298,7 @@ export class Pager {
     try {
       const url = this.host.withKey(`${this.host.base}/subscriptions/${encodeURIComponent(sub)}/more?limit=${this.pageSize}`);
       const response = await fetch(url, { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (this.stopped) return; // the stream it asked is gone: its subscription is not the next one's
       if (response.status === 404 || response.status === 410) this.host.forgetSubscription(); // retry by GET
       if (!response.ok) throw new Error('HTTP ' + response.status);
       const body = await response.json().catch(() => null);

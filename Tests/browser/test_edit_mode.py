@@ -287,6 +287,20 @@ def test_refused_moves_and_deletes_put_the_row_back(server, browser):
     wait_sections(browser, [["a", ["r0", "r1", "r2", "r3"]], ["b", ["r4", "r6"]]], "the stream's reset is the truth")
 
 
+def test_a_sorted_view_edits_cells_and_deletes_but_does_not_move(server, browser):
+    from selenium.webdriver.common.keys import Keys
+    open_editing(server, browser, server.url("/lists/edits?sort_desc=n"))
+    check(control(browser, "r6", "Delete") is not None, "a view's rows can be deleted")
+    check(control(browser, "r6", "Move up") is None and not browser.js("return document.querySelector('.edit-handle')"),
+          "but not moved: the view's order is not the list's")
+    field = type_into_cell(browser, "r6", 0, "Sorted edit")
+    field.send_keys(Keys.ENTER)
+    wait_until(lambda: server_row(server, "r6")[0]["cells"]["name"] == "Sorted edit", 5, 0.05)
+    equal(server_row(server, "r6")[0]["cells"]["name"], "Sorted edit", "a cell edited in the view")
+    browser.wait("return [...document.querySelectorAll('tr[data-row=\"r6\"]')].some((r) => r.cells[0].textContent === 'Sorted edit'"
+                 " && !r.classList.contains('edit-pending'))", 5, "and streamed back into the view")
+
+
 def test_screenshots_in_editing_mode(server, browser):
     open_editing(server, browser)
     # With a message beside a row, as a refused edit leaves one.
@@ -318,6 +332,8 @@ def test_only_a_reader_who_may_write_gets_the_controls(server, browser):
         browser.open(guarded.url("/lists/edits"), CONFIG)
         check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), "no key: no edit control")
         check(not browser.js("return document.querySelector('table.list').dataset.editable"), "the page says so")
+        browser.open(guarded.url("/lists/edits?sort=name"), CONFIG)
+        check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), "nor on a view's page")
         status, _, text = guarded.curl("POST", "/lists/edits/links?expires=600")
         browser.open(json.loads(text)["url"], CONFIG)
         check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), "a view link: no edit control")
@@ -338,6 +354,6 @@ def test_only_a_reader_who_may_write_gets_the_controls(server, browser):
 if __name__ == "__main__":
     run([test_edit_delete_undo_add_live_in_a_second_browser, test_move_by_keyboard_and_by_drag,
          test_a_conflicting_edit_is_refused_and_shown_with_the_current_value, test_refused_moves_and_deletes_put_the_row_back,
-         test_screenshots_in_editing_mode,
+         test_a_sorted_view_edits_cells_and_deletes_but_does_not_move, test_screenshots_in_editing_mode,
          test_only_a_reader_who_may_write_gets_the_controls],
         lambda: RealListServer(demo=False))
