@@ -56,6 +56,13 @@ struct EditablePageTests {
         let revalidated = try client.send(.get, "/lists/team-a?key=\(editKey)", headers: ["If-None-Match": #""1-html""#])
         #expect(revalidated.status == 200, "a page held without the right is not the editable one")
 
+        let view = try client.get("/lists/team-a?sort=qty&key=\(editKey)")
+        #expect(view.status == 200 && view.body.contains(#"data-editable="true""#), "a view's page too")
+        #expect(view.header("ETag")?.hasSuffix(#"-edit""#) == true, "with its own tag")
+        let plainView = try client.get("/lists/team-a?sort=qty")
+        #expect(plainView.status == 200 && !plainView.body.contains("data-editable"), "but not without the key")
+        #expect(plainView.header("ETag") != view.header("ETag"))
+
         let other = try client.get("/lists/team-b?key=\(editKey)")
         #expect(other.status == 200 && !other.body.contains("data-editable"), "another list's edit link writes nothing here")
         let forged = editKey.replacingOccurrences(of: ".w.", with: ".")
