@@ -2,6 +2,7 @@
 // sections `s0`, `s1`, … headed "Section N".
 
 import ListModel
+import ListModelTesting
 
 /// `sections` sections of `rows / sections` rows; row number `serial` (counted across the list)
 /// gets the cells `cells(serial)`. With `footers`, each section ends "End of section N".
@@ -46,4 +47,23 @@ func memoryBenchMixedDocument(sections: Int, rows: Int) -> ListDocument {
             "link": .link(text: "row \(serial)", href: "/items/\(serial)"), "note": .text("plain"),
         ]
     }
+}
+
+/// The diff benchmark's lists before and after mixed edits (10% deletes, 10% inserts, 5% moves,
+/// 10% one-cell updates), seed 42. `sections` sections of `rows / sections` rows of
+/// `RandomListEdits`; with one section, a feed: rows with long keys (`row-123-4f0c2a9e`) and
+/// three columns (text, number, text).
+func diffBenchDocuments(rows: Int, sections: Int) -> (old: ListDocument, new: ListDocument, movesMade: Int) {
+    var random = RandomListEdits(seed: 42)
+    var old: ListDocument
+    if sections == 1 {
+        random.longRowKeys = true
+        let columns = [Column(key: "name", title: "Name"), Column(key: "pop", kind: .number), Column(key: "note")]
+        old = ListDocument(title: "Feed", columns: columns)
+        old.sections = [Section(key: "feed", rows: (0..<rows).map { _ in random.row(columns: columns) })]
+    } else {
+        old = random.document(sections: sections, rowsPerSection: rows / sections...rows / sections)
+    }
+    let edit = random.mixedEdits(old, deletes: 0.1, inserts: 0.1, moves: 0.05, updates: 0.1)
+    return (old, edit.document, edit.movesMade)
 }

@@ -1,18 +1,15 @@
-// `swift run -c release list-bench diff`: JSONPatch(from:to:) on 10k and 100k rows in 10
-// sections under mixed edits (10% deletes, 10% inserts, 5% moves, 10% one-cell updates).
+// `swift run -c release list-bench diff`: JSONPatch(from:to:) on 10k and 100k rows, in one
+// section (a feed) and in 10 sections, under mixed edits (10% deletes, 10% inserts, 5% moves,
+// 10% one-cell updates; see `diffBenchDocuments`).
 // DifferenceKit's changeset on the same rows is measured by a throwaway package outside the
 // repository with the same generator (see the diff helper's report); it is not a dependency.
 
 import Foundation
 import ListModel
-import ListModelTesting
 
 func runDiffBenchmarks() {
-    for rows in [10_000, 100_000] {
-        var random = RandomListEdits(seed: 42)
-        let old = random.document(sections: 10, rowsPerSection: rows / 10...rows / 10)
-        let edit = random.mixedEdits(old, deletes: 0.1, inserts: 0.1, moves: 0.05, updates: 0.1)
-        let new = edit.document
+    for (sections, rows) in [(1, 10_000), (1, 100_000), (10, 10_000), (10, 100_000)] {
+        let (old, new, movesMade) = diffBenchDocuments(rows: rows, sections: sections)
 
         let iterations = rows >= 100_000 ? 7 : 21
         let seconds = medianSeconds(iterations: iterations) { blackHole(JSONPatch(from: old, to: new)) }
@@ -23,9 +20,9 @@ func runDiffBenchmarks() {
         let patchBytes = patch.serialized().count
         let documentBytes = new.json.serialized().count
         print(
-            "  \(rows) rows: JSONPatch(from:to:) median \(ms(seconds)) (thread CPU time \(ms(cpuSeconds))); \(patch.operations.count) operations"
+            "  \(rows) rows in \(sections) section\(sections == 1 ? "" : "s"): JSONPatch(from:to:) median \(ms(seconds)) (thread CPU time \(ms(cpuSeconds))); \(patch.operations.count) operations"
         )
-        print("    moves: \(moves) emitted, \(minimalRowMoves(old, new)) minimal, \(edit.movesMade) made")
+        print("    moves: \(moves) emitted, \(minimalRowMoves(old, new)) minimal, \(movesMade) made")
         print("    patch \(patchBytes) bytes vs new document \(documentBytes) bytes (\(percent(patchBytes, documentBytes)))")
     }
 }

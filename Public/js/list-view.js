@@ -6,7 +6,7 @@
 import { clone } from './json-patch.js';
 import { LiveStream } from './live-stream.js';
 import { Pager } from './pager.js';
-import { Announcer, DomSync, Motion, SectionToggles, TableParts, copyRowHeights } from './rows.js';
+import { Announcer, DomSync, Motion, PresenceBadge, SectionToggles, TableParts, copyRowHeights } from './rows.js';
 
 /** @typedef {import('./rows.js').ViewDoc} ViewDoc */
 /** @typedef {import('./config.js').Config} Config */
@@ -61,6 +61,7 @@ export class ListView {
     /** The view document the DOM shows (docs/LIVE.md); patches apply to it. */
     this.doc = this.dom.readDocument();
     this.announcer = new Announcer(table);
+    this.presence = new PresenceBadge(table);
     // The pager and the stream never import each other: each reaches the other through
     // these callbacks (read when called, so the order they are made in does not matter).
     /** @type {LiveStream} */
@@ -73,8 +74,9 @@ export class ListView {
       onDocument: (doc, version, isReset) => this.update(doc, version, isReset),
       onCurrent: () => this.pager.resumeLoad(),
       onRestart: () => this.pager.streamRestarted(),
-      onLost: () => this.pager.streamLost(),
+      onLost: () => { this.presence.hide(); this.pager.streamLost(); },
       onDeleted: () => this.onDeleted(),
+      onPresence: (viewers) => this.presence.show(viewers),
     });
     const live = this.live;
     /** @type {Pager} */
@@ -189,6 +191,7 @@ export class ListView {
     this.live.disconnect();
     this.deleted = true;
     this.pager.stop();
+    this.presence.hide();
     this.table.removeAttribute('aria-busy');
     this.announcer.say('This list was deleted.');
     this.parts.dispatch('list:deleted', null);

@@ -23,6 +23,7 @@ import { normalizeDoc } from './rows.js';
  * @property {() => void} onRestart the stream closes to reopen: a pending `more` fails
  * @property {() => void} onLost the stream failed (it reconnects with backoff)
  * @property {() => void} onDeleted the list was deleted
+ * @property {(viewers: number) => void} onPresence how many streams of the list are open (`presence`)
  */
 
 /**
@@ -83,6 +84,11 @@ export class LiveStream {
       if (params.has('since')) host.onCurrent(); // a resumed stream may send nothing more
     });
     on('deleted', () => host.onDeleted());
+    on('presence', (e) => {
+      let viewers;
+      try { viewers = JSON.parse(e.data).viewers; } catch (err) { return; }
+      if (Number.isInteger(viewers) && viewers >= 0) host.onPresence(viewers);
+    });
     on('error', () => this.onError());
   }
 

@@ -719,3 +719,38 @@ export class DomSync {
     this.parts.setBusy(loading || !!(el && el.classList.contains('state-loading')));
   }
 }
+
+/**
+ * "N viewing" above the table (and above its view controls, which view-controls.js finds right
+ * before the table): the `presence` count, a polite status said only when it changes.
+ */
+export class PresenceBadge {
+  /**
+   * @param {HTMLTableElement} table
+   */
+  constructor(table) {
+    const badge = document.createElement('p');
+    badge.className = 'list-presence';
+    badge.setAttribute('role', 'status');
+    badge.hidden = true;
+    const controls = table.previousElementSibling;
+    (controls && controls.matches('div.view-controls') ? controls : table).before(badge);
+    this.badge = badge;
+  }
+
+  /**
+   * Shows `viewers` (the text changes only when the count does).
+   * @param {number} viewers
+   */
+  show(viewers) {
+    const text = `${viewers} viewing`;
+    if (this.badge.textContent !== text) this.badge.textContent = text;
+    this.badge.hidden = false;
+  }
+
+  /** Hides the count: the stream that kept it current is gone. */
+  hide() {
+    this.badge.hidden = true;
+    this.badge.textContent = '';
+  }
+}

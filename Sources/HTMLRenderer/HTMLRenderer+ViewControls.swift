@@ -61,7 +61,7 @@ extension HTMLWriter {
             }
             for filter in query.filters {
                 let without = ListQuery(sort: query.sort, search: query.search, filters: query.filters.filter { $0 != filter })
-                let title = columns.first { $0.key == filter.column }.map { $0.title.isEmpty ? $0.key : $0.title } ?? filter.column
+                let title = columns.first { utf8Equal($0.key, filter.column) }.map { $0.title.isEmpty ? $0.key : $0.title } ?? filter.column
                 let text = "\(title) \(filter.op.rawValue)" + (filter.value.map { " \($0)" } ?? "")
                 filterItem(
                     text, remove: controls.href(listID: listID, without.isIdentity ? nil : without),

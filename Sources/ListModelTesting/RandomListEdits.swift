@@ -29,6 +29,9 @@ public struct RandomListEdits {
     /// The random source; the same seed gives the same documents and edits.
     public var random: SplitMix64
     private var serial = 0
+    /// Whether new rows get long keys like `row-123-4f0c2a9e` (16 bytes or more, stored out of
+    /// line as a feed's ids are) instead of short ones like `r123`.
+    public var longRowKeys = false
 
     public init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
@@ -60,7 +63,7 @@ public struct RandomListEdits {
 
     /// A row with a fresh key and random cells for `columns`.
     public mutating func row(columns: [Column] = RandomListEdits.columns) -> Row {
-        var row = Row(key: "r\(freshKey())")
+        var row = Row(key: longRowKeys ? longRowKey() : "r\(freshKey())")
         for column in columns where Int.random(in: 0..<4, using: &random) > 0 {
             row.cells[column.key] = cell(kind: column.kind)
         }
@@ -101,6 +104,12 @@ public struct RandomListEdits {
 
     /// `value` or `nil`, even odds.
     public mutating func maybe<T>(_ value: T) -> T? { Bool.random(using: &random) ? value : nil }
+
+    /// A fresh key like `row-123-4f0c2a9e`: the serial, then eight random hex digits.
+    private mutating func longRowKey() -> String {
+        let suffix = String(random.next() & 0xFFFF_FFFF | 0x1_0000_0000, radix: 16).dropFirst()
+        return "row-\(freshKey())-\(suffix)"
+    }
 
     /// A key never returned before by this generator.
     public mutating func freshKey() -> String {

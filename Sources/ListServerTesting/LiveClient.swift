@@ -31,7 +31,11 @@ package final class LiveClient: @unchecked Sendable {
     package var doc: JSONValue?
     package var version: Int?
     package var subscription: String?
+    /// Every event but `presence`, in order.
     package var events: [SentEvent] = []
+    /// The viewer counts of the `presence` events, in order, each with how many other events
+    /// came before it (`events.count` then).
+    package var presence: [(afterEvents: Int, viewers: Int)] = []
     package var deleted = false
     /// Bytes read but not yet parsed.
     private var unparsed: [UInt8] = []
@@ -73,6 +77,13 @@ package final class LiveClient: @unchecked Sendable {
         let parsed = try Self.parse(unparsed)
         unparsed = []
         for event in parsed {
+            if event.name == "presence" {
+                try expect(event.id == nil, "a presence event has no id")
+                try expect(version != nil, "a presence event comes after the reset or the resumed patches")
+                let viewers = try JSONValue(parsing: event.data!)["/viewers"]?.numberValue
+                presence.append((events.count, Int(try viewers ?? { throw LiveClientError("presence without viewers") }())))
+                continue
+            }
             events.append(event)
             switch event.name {
             case "subscription":
@@ -96,7 +107,7 @@ package final class LiveClient: @unchecked Sendable {
                 break
             }
         }
-        return parsed
+        return parsed.filter { $0.name != "presence" }
     }
 
     /// Splits a `text/event-stream` body into events; every line must be a field we send.

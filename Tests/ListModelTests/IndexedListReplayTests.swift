@@ -44,8 +44,8 @@ import Testing
             }
             let next = writer.updated(to: document)
             let patch = JSONPatch(from: writer.document, to: document)
-            var logged: [String: OrderKey] = [:]
-            for (key, orderKey) in next.orderKeysByRow.dictionary where writer.orderKey(ofRow: key) != orderKey {
+            var logged: [ByteKey: OrderKey] = [:]
+            for (key, orderKey) in next.orderKeysByRow.dictionary where writer.orderKey(ofRow: key.string) != orderKey {
                 logged[key] = orderKey
             }
             reader = try reader.replaying(patch, orderKeys: logged)

@@ -89,10 +89,10 @@ import Testing
         for key in edit.writtenRowKeys { stored[key] = fresh[key] }
         #expect(stored == fresh, "writes \(edit.writtenRowKeys) removes \(edit.removedRowKeys) for \(patch.jsonText)")
         // Another instance replaying the published patch with the keys this one gave gets the same list.
-        var given: [String: OrderKey] = [:]
+        var given: [ByteKey: OrderKey] = [:]
         for position in 0..<new.rowCount {
             let key = new.row(atPosition: position).key
-            if list.orderKey(ofRow: key) != new.orderKeys[position] { given[key] = new.orderKeys[position] }
+            if list.orderKey(ofRow: key) != new.orderKeys[position] { given[ByteKey(key)] = new.orderKeys[position] }
         }
         let replayed = try list.replaying(edit.patch, orderKeys: given)
         #expect(replayed.document == new.document, "replay of \(edit.patch.jsonText)")

@@ -4,12 +4,14 @@ import Testing
 @testable import ListModel
 
 /// Row key → order key.
-func keyMap(_ list: IndexedList) -> [String: OrderKey] { list.orderKeysByRow.dictionary }
+func keyMap(_ list: IndexedList) -> [String: OrderKey] {
+    Dictionary(uniqueKeysWithValues: list.orderKeysByRow.dictionary.map { ($0.key.string, $0.value) })
+}
 
 /// Row key → position, through `position(ofRow:)`.
 func positions(_ list: IndexedList) -> [String: Int] {
     var map: [String: Int] = [:]
-    for key in list.orderKeysByRow.dictionary.keys { map[key] = list.position(ofRow: key) }
+    for key in list.orderKeysByRow.dictionary.keys { map[key.string] = list.position(ofRow: key.string) }
     return map
 }
 

@@ -32,7 +32,7 @@ import Testing
 
     @Test func everyRowAtOnceAndThroughTheOverlay() {
         let big = list(rows: 5_000)
-        let all = big.stampingVersions(big.orderKeysByRow.dictionary.keys.sorted(), version: 7)
+        let all = big.stampingVersions(big.orderKeysByRow.dictionary.keys.sorted().map(\.string), version: 7)
         #expect(Set(all.orderKeysByRow.versions.values) == [7])
         var stepped = all
         for start in stride(from: 0, to: 5_000, by: 100) {

@@ -47,14 +47,31 @@ class StreamClosed(Exception):
     pass
 
 
+class Presence:
+    """One `presence` event: its event (for `id` and the raw data), how many other events came
+    before it on the stream, and when it arrived (time.monotonic())."""
+
+    def __init__(self, event, after, at):
+        self.event = event
+        self.after = after
+        self.at = at
+        self.viewers = event.data.get("viewers") if isinstance(event.data, dict) else None
+
+    def __repr__(self):
+        return f"Presence({self.event.raw}, after {self.after} events)"
+
+
 class EventStream:
     """An SSE client on a plain socket and http.client: a reader thread parses events into a
     queue. With `rcvbuf` the socket's receive buffer is set before connecting; with
-    `start=False` nothing is read until `start()` (a slow subscriber)."""
+    `start=False` nothing is read until `start()` (a slow subscriber). `presence` events
+    (docs/LIVE.md, "Presence") do not enter the queue: they are kept in `presence`, in order."""
 
     def __init__(self, server, path, headers=None, rcvbuf=None, start=True):
         self.path = path
         self.events = queue.Queue()
+        self.presence = []
+        self.received = 0  # events other than presence so far
         self.pings = 0
         self.closed = threading.Event()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -111,10 +128,25 @@ class EventStream:
                 event_id = int(value) if value.isdigit() else value
 
     def read_now(self):
-        """Reads one event on this thread (only before `start()`), queueing it like the reader would."""
-        event = self._parse_one()
-        self.events.put(event)
-        return event
+        """Reads one event on this thread (only before `start()`), queueing it like the reader
+        would (a presence event is kept aside and the next one read)."""
+        while True:
+            event = self._parse_one()
+            if not self._kept_aside(event):
+                self.events.put(event)
+                return event
+
+    def _kept_aside(self, event):
+        """Keeps a presence event in `presence` (True); counts any other."""
+        if event is not None and event.name == "presence":
+            self.presence.append(Presence(event, self.received, time.monotonic()))
+            return True
+        self.received += event is not None
+        return False
+
+    def viewers(self):
+        """The viewer counts of the presence events received so far."""
+        return [p.viewers for p in list(self.presence)]
 
     def _read(self):
         try:
@@ -122,7 +154,8 @@ class EventStream:
                 event = self._parse_one()
                 if event is None:
                     break
-                self.events.put(event)
+                if not self._kept_aside(event):
+                    self.events.put(event)
         except (OSError, ValueError, http.client.HTTPException):
             pass
         self.closed.set()

@@ -55,12 +55,17 @@ LATE = 1.0
 
 
 class Received:
-    """Events a client's reader thread saw: (monotonic time, name, id, data, retry)."""
+    """Events a client's reader thread saw: (monotonic time, name, id, data, retry); `presence`
+    events (docs/LIVE.md, "Presence") are kept aside in `presence`."""
 
     def __init__(self):
         self.events = queue.Queue()
+        self.presence = []
 
     def put(self, name, event_id, data, retry=None):
+        if name == "presence":
+            self.presence.append((event_id, data))
+            return
         self.events.put((time.monotonic(), name or "message", event_id, data, int(retry) if retry else None))
 
     def next(self, timeout=LATE):
@@ -177,6 +182,10 @@ def check_client(checks, server, name, reader, latencies):
         checks.check(f"{name}: patch {version}", event[1] == "patch" and event[2] == str(version), event[1:3])
         latencies.append(max(0.0, event[0] - sent))
         last_id = event[2]
+    # It has no id line, so it leaves the last event id as the reset set it (httpx-sse reports that id).
+    checks.check(f"{name}: the presence event after the reset reads as one event, viewers 1, last event id kept",
+                 received.presence[:1] in ([(None, '{"viewers":1}')], [(first[1][2], '{"viewers":1}')]),
+                 received.presence)
     # Closing a response from this thread would wait for the reader's lock until the next ping:
     # the reader ends at its next event instead (the write below) and closes its own stream.
     stop.set()

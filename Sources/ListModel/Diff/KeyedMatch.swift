@@ -30,13 +30,13 @@ struct KeyedMatch {
 
     init(old: ListDocument, new: ListDocument) {
         // Sections by key.
-        var oldSectionByKey = [String: Int](minimumCapacity: old.sections.count)
-        for (index, section) in old.sections.enumerated() { oldSectionByKey[section.key] = index }
+        var oldSectionByKey = [ByteKey: Int](minimumCapacity: old.sections.count)
+        for (index, section) in old.sections.enumerated() { oldSectionByKey[ByteKey(section.key)] = index }
         var oldSectionNew = [Int](repeating: -1, count: old.sections.count)
         var newSectionOld = [Int](repeating: -1, count: new.sections.count)
         for (index, section) in new.sections.enumerated() {
             // A repeated key (an invalid document) matches once; later copies count as new.
-            if let oldIndex = oldSectionByKey[section.key], oldSectionNew[oldIndex] == -1 {
+            if let oldIndex = oldSectionByKey[ByteKey(section.key)], oldSectionNew[oldIndex] == -1 {
                 oldSectionNew[oldIndex] = index
                 newSectionOld[index] = oldIndex
             }

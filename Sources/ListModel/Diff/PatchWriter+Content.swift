@@ -6,10 +6,10 @@ extension PatchWriter {
     /// Operations on the header, footer and flags of a kept section, now at `index`.
     mutating func appendSectionChanges(from old: Section, to new: Section, at index: Int) {
         let path = OperationPath.section(index)
-        if old.header != new.header {
+        if !optionalUTF8Equal(old.header, new.header) {
             replace(path.appending("header"), Self.json(new.header), valueSize: CanonicalSize.optionalString(new.header))
         }
-        if old.footer != new.footer {
+        if !optionalUTF8Equal(old.footer, new.footer) {
             replace(path.appending("footer"), Self.json(new.footer), valueSize: CanonicalSize.optionalString(new.footer))
         }
         if old.collapsible != new.collapsible {
@@ -22,11 +22,11 @@ extension PatchWriter {
 
     /// Operations on the list's own members: title, columns, emptyText, state, row heights.
     mutating func appendListChanges(from old: ListDocument, to new: ListDocument) {
-        if old.title != new.title {
+        if !utf8Equal(old.title, new.title) {
             replace(OperationPath.member("title"), .string(new.title), valueSize: CanonicalSize.string(new.title))
         }
         if old.columns != new.columns { appendColumnChanges(from: old.columns, to: new.columns) }
-        appendOptionalMember("emptyText", old.emptyText, new.emptyText) { (.string($0), CanonicalSize.string($0)) }
+        appendOptionalMember("emptyText", old.emptyText, new.emptyText, same: utf8Equal) { (.string($0), CanonicalSize.string($0)) }
         appendOptionalMember("state", old.state, new.state) { ($0.json, CanonicalSize.state($0)) }
         appendOptionalMember("rowHeight", old.rowHeight, new.rowHeight) { (.number($0), CanonicalSize.number($0)) }
         appendOptionalMember("estimatedRowHeight", old.estimatedRowHeight, new.estimatedRowHeight) {
@@ -38,11 +38,11 @@ extension PatchWriter {
     private mutating func appendColumnChanges(from old: [Column], to new: [Column]) {
         let path = OperationPath.member("columns")
         let wholeSize = Self.valueOperationSize(op: "replace", path: path, valueSize: CanonicalSize.columns(new))
-        if old.count == new.count && zip(old, new).allSatisfy({ $0.key == $1.key }) {
+        if old.count == new.count && zip(old, new).allSatisfy({ utf8Equal($0.key, $1.key) }) {
             var fine = PatchWriter()
             for (index, (before, after)) in zip(old, new).enumerated() {
                 let columnPath = path.appending(String(index))
-                if before.title != after.title {
+                if !utf8Equal(before.title, after.title) {
                     fine.replace(
                         columnPath.appending("title"), .string(after.title),
                         valueSize: CanonicalSize.string(after.title))
@@ -61,11 +61,16 @@ extension PatchWriter {
         replace(path, .array(new.map(\.json)), valueSize: CanonicalSize.columns(new))
     }
 
-    /// `add`, `replace` or `remove` of an optional member of the list.
+    /// `add`, `replace` or `remove` of an optional member of the list (`same`: equal values;
+    /// texts compare by their bytes).
     private mutating func appendOptionalMember<T: Equatable>(
-        _ name: String, _ old: T?, _ new: T?, _ json: (T) -> (JSONValue, Int)
+        _ name: String, _ old: T?, _ new: T?, same: (T, T) -> Bool = (==), _ json: (T) -> (JSONValue, Int)
     ) {
-        guard old != new else { return }
+        switch (old, new) {
+        case (nil, nil): return
+        case (let old?, let new?) where same(old, new): return
+        default: break
+        }
         let path = OperationPath.member(name)
         switch (old, new) {
         case (nil, let value?):

@@ -19,7 +19,7 @@ struct RowChangeWriter {
     ) {
         if sameBytes(old, new, count: MemoryLayout<Row>.size) { return }
         let compareCells = !old.pointee.cells.sameBytes(as: new.pointee.cells)
-        guard compareCells || old.pointee.href != new.pointee.href || old.pointee.style != new.pointee.style else {
+        guard compareCells || !optionalUTF8Equal(old.pointee.href, new.pointee.href) || old.pointee.style != new.pointee.style else {
             return
         }
         append(
@@ -47,7 +47,7 @@ struct RowChangeWriter {
             }
         }
         let path = OperationPath.row(section, row)
-        if old.href != new.href {
+        if !optionalUTF8Equal(old.href, new.href) {
             let hrefPath = path.appending("href")
             switch (old.href, new.href) {
             case (nil, let href?): writer.add(hrefPath, .string(href), valueSize: CanonicalSize.string(href))
@@ -116,6 +116,6 @@ struct RowChangeWriter {
 
     /// The position of the column `key` names, or past the end for a key no column has.
     private static func order(of key: String, in columns: [Column]) -> Int {
-        columns.firstIndex { $0.key == key } ?? columns.count
+        columns.firstIndex { utf8Equal($0.key, key) } ?? columns.count
     }
 }

@@ -14,12 +14,12 @@ enum SameKeysDiff {
     /// keyed diff applies).
     static func writer(from old: ListDocument, to new: ListDocument) -> PatchWriter? {
         guard old.sections.count == new.sections.count else { return nil }
-        // Section keys match as the keyed diff matches them (`String` equality); a repeated key
-        // (an invalid document) matches only once there, so it takes the keyed path.
-        var sectionKeys = Set<String>(minimumCapacity: new.sections.count)
+        // Section keys match as the keyed diff matches them (by bytes); a repeated key (an
+        // invalid document) matches only once there, so it takes the keyed path.
+        var sectionKeys = Set<ByteKey>(minimumCapacity: new.sections.count)
         for (before, after) in zip(old.sections, new.sections) {
-            guard before.rows.count == after.rows.count, before.key == after.key,
-                sectionKeys.insert(after.key).inserted
+            guard before.rows.count == after.rows.count, utf8Equal(before.key, after.key),
+                sectionKeys.insert(ByteKey(after.key)).inserted
             else { return nil }
         }
         var writer = PatchWriter()

@@ -95,30 +95,15 @@ public struct PackedCells {
     public func index(of key: PackedKey, hint: Int) -> Int? {
         if hint < count, self[hint].matches(key) { return hint }
         for index in 0..<count where index != hint && self[index].matches(key) { return index }
-        if count == 0 { return nil }
-        var string = key.key
-        return string.withUTF8 { canonicalIndex(ofKey: $0) }
+        return nil
     }
 
     /// The position of the cell whose key is `key` (UTF-8), trying `hint` first. Keys compare
-    /// as `String`s do: byte for byte, then, where either is not ASCII, by canonical equivalence.
+    /// byte for byte (API.md "Keys"): a canonically equivalent key with other bytes is another.
     @inlinable @inline(__always)
     public func index(ofKey key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
         if hint < count, self[hint].keyEquals(key) { return hint }
         for index in 0..<count where index != hint && self[index].keyEquals(key) { return index }
-        return count == 0 ? nil : canonicalIndex(ofKey: key)
-    }
-
-    @usableFromInline @inline(never)
-    func canonicalIndex(ofKey key: UnsafeBufferPointer<UInt8>) -> Int? {
-        let ascii = key.allSatisfy { $0 < 0x80 }
-        var string: String?
-        for index in 0..<count {
-            let other = self[index].key
-            if ascii && other.allSatisfy({ $0 < 0x80 }) { continue }
-            if string == nil { string = String(decoding: key, as: UTF8.self) }
-            if String(decoding: other, as: UTF8.self) == string! { return index }
-        }
         return nil
     }
 }

@@ -17,17 +17,17 @@ extension DocumentReader {
             if case .object(let object) = element, case .array(let rows) = object["rows"] { expectedRows += rows.count }
         }
         rowPlaces.reserveCapacity(min(expectedRows, limits.maxRows))
-        var seen: [String: Int] = [:]
+        var seen: [ByteKey: Int] = [:]
         do throws(Failure) {
             for (index, element) in elements.enumerated() {
                 let section = try within(index) { () throws(Failure) in try readSection(element, index: index) }
                 try throwRepeatedRowKey(checkingPending: false)
-                if let first = seen[section.key] {
+                if let first = seen[ByteKey(section.key)] {
                     throw Failure(
                         pointer: JSONPointer(tokens: [String(index), "key"]),
                         message: duplicateSectionKeyMessage(section.key, firstAt: first))
                 }
-                seen[section.key] = index
+                seen[ByteKey(section.key)] = index
                 result.append(section)
             }
             try throwRepeatedRowKey(checkingPending: true)

@@ -34,7 +34,7 @@ extension DocumentReader {
     }
 
     /// The index of the column named `name`: the columns after `lastColumn` are tried first,
-    /// by their bytes (cells come in column order: no hashing), then all by `String` equality.
+    /// by their bytes (cells come in column order: no hashing), then all by a hash of their bytes.
     @inline(__always)
     func column(named name: String, after lastColumn: Int) -> Int? {
         var index = lastColumn + 1
@@ -42,7 +42,7 @@ extension DocumentReader {
             if utf8Equal(columnKeys[index], name) { return index }
             index += 1
         }
-        return columnIndex[name]
+        return columnIndex[ByteKey(name)]
     }
 
     /// `cells` for members out of column order or repeated (a repeated member's last value wins).
@@ -50,12 +50,12 @@ extension DocumentReader {
         let pairs = scratch
         pairs.cells.removeAll(keepingCapacity: true)
         for (name, member) in object {
-            guard let index = columnIndex[name] else {
+            guard let index = columnIndex[ByteKey(name)] else {
                 throw Failure(pointer: JSONPointer(tokens: [name]), message: "no column has the key \(quotedKey(name))")
             }
             if member.isNull { continue }
             let cellValue = try within(name) { () throws(Failure) in try cell(member, column: index) }
-            if let present = pairs.cells.firstIndex(where: { $0.key == name }) {
+            if let present = pairs.cells.firstIndex(where: { utf8Equal($0.key, name) }) {
                 pairs.cells[present].value = cellValue
             } else {
                 pairs.cells.append((name, cellValue, index))

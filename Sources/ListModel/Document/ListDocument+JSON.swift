@@ -57,37 +57,37 @@ extension Row {
     /// The canonical form with cells in the order of `columns`; cells naming no column
     /// in `columns` follow in key order. `nil` orders all cells by key.
     public func json(columns: [Column]?) -> JSONValue {
-        var members: [JSONObject.Member] = [
-            ("key", .string(key)),
-            ("cells", .object(cellsJSON(columns: columns))),
-        ]
-        if let href { members.append(("href", .string(href))) }
-        members.append(("style", .string(style.rawValue)))
-        return .object(JSONObject(uniqueMembers: members))
+        // Members go straight into the object's storage (no array of members to copy from):
+        // the diff builds one of these per added row.
+        let storage = JSONObjectStorage.make(capacity: href == nil ? 3 : 4)
+        storage.append(JSONObjectEntry(key: "key", value: .string(key)))
+        storage.append(JSONObjectEntry(key: "cells", value: .object(cellsJSON(columns: columns))))
+        if let href { storage.append(JSONObjectEntry(key: "href", value: .string(href))) }
+        storage.append(JSONObjectEntry(key: "style", value: .string(style.rawValue)))
+        return .object(JSONObject(storage: storage))
     }
 
     /// The `cells` object, ordered by `columns` (then by key for the rest).
     func cellsJSON(columns: [Column]?) -> JSONObject {
         guard !cells.isEmpty else { return JSONObject() }
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(cells.count)
+        let storage = JSONObjectStorage.make(capacity: cells.count)
         if let columns {
             cells.withPackedCells { packed in
                 for (position, column) in columns.enumerated() {
                     var key = column.key
                     let index = key.withUTF8 { packed.index(ofKey: $0, hint: position) }
-                    if let index { members.append((column.key, packed[index].value.json)) }
+                    if let index { storage.append(JSONObjectEntry(key: column.key, value: packed[index].value.json)) }
                 }
             }
-            if members.count == cells.count { return JSONObject(uniqueMembers: members) }
+            if storage.count == cells.count { return JSONObject(storage: storage) }
             let declared = Set(columns.map(\.key))
             for key in cells.keys.sorted() where !declared.contains(key) {
-                members.append((key, cells[key]!.json))
+                storage.append(JSONObjectEntry(key: key, value: cells[key]!.json))
             }
         } else {
-            for key in cells.keys.sorted() { members.append((key, cells[key]!.json)) }
+            for key in cells.keys.sorted() { storage.append(JSONObjectEntry(key: key, value: cells[key]!.json)) }
         }
-        return JSONObject(uniqueMembers: members)
+        return JSONObject(storage: storage)
     }
 }
 

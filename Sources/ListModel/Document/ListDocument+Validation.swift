@@ -44,7 +44,7 @@ extension ListDocument {
 struct DocumentReader {
     typealias Failure = ListDocumentError
     let limits: ListDocument.Limits
-    var columnIndex: [String: Int] = [:]
+    var columnIndex: [ByteKey: Int] = [:]
     var columns: [Column] = [] {
         didSet {
             columnKeys = columns.map(\.key)
@@ -111,7 +111,7 @@ struct DocumentReader {
             doc.columns = try within("columns") { () throws(Failure) in try readColumns(columnsValue) }
         }
         columns = doc.columns
-        for (index, column) in columns.enumerated() { columnIndex[column.key] = index }
+        for (index, column) in columns.enumerated() { columnIndex[ByteKey(column.key)] = index }
         return (doc, sectionsValue)
     }
 
@@ -124,15 +124,15 @@ struct DocumentReader {
             throw Failure(pointer: .root, message: "must hold at most \(limits.maxColumns) columns, got \(elements.count)")
         }
         var result: [Column] = []
-        var seen: [String: Int] = [:]
+        var seen: [ByteKey: Int] = [:]
         for (index, element) in elements.enumerated() {
             let column = try within(index) { () throws(Failure) in try readColumn(element) }
-            if let first = seen[column.key] {
+            if let first = seen[ByteKey(column.key)] {
                 throw Failure(
                     pointer: JSONPointer(tokens: [String(index), "key"]),
                     message: "duplicate column key \(quotedKey(column.key)), also at /columns/\(first)/key")
             }
-            seen[column.key] = index
+            seen[ByteKey(column.key)] = index
             result.append(column)
         }
         return result

@@ -60,10 +60,6 @@ public struct Column: Sendable, Equatable {
         packedKey = PackedKey(key)
     }
 
-    public static func == (lhs: Column, rhs: Column) -> Bool {
-        lhs.key == rhs.key && lhs.title == rhs.title && lhs.kind == rhs.kind
-    }
-
     /// The column a list has when it declares none: `{"key": "text", "title": ""}`.
     public static let defaultColumn = Column(key: "text", title: "", kind: .text)
 }

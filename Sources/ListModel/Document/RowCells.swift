@@ -212,7 +212,7 @@ extension RowCells: Equatable {
         guard lhs.count == rhs.count else { return false }
         if lhs.sameBytes(as: rhs) { return true }
         let left = lhs.entries
-        if left.elementsEqual(rhs.entries, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
+        if left.elementsEqual(rhs.entries, by: { utf8Equal($0.key, $1.key) && $0.value == $1.value }) { return true }
         return left.allSatisfy { entry in rhs[entry.key] == entry.value }
     }
 }

@@ -5,21 +5,17 @@
 /// Keys are found through a `KeyIndex` (a hash of their bytes into an open-addressing table of
 /// entry numbers, bytes compared only on a hash match): a 1M-row document does a million
 /// inserts, which `Dictionary` spent about a fifth of validation on (SipHash, probing).
-/// Keys compare as `String`s do, as before: ASCII keys are equal when their bytes are, but a
-/// non-ASCII key can be canonically equivalent to a key with other bytes (even an ASCII one:
-/// U+212A KELVIN SIGN is "K"), so from the first non-ASCII key on, the table keeps its keys in a
-/// `Dictionary` instead (such documents are rare; they are checked as fast as before).
+/// Keys are equal when their bytes are (`ByteKey`): canonically equivalent keys with other
+/// bytes (NFC and NFD, U+212A KELVIN SIGN and "K") are different keys.
 struct RowKeyTable {
     typealias Place = (section: Int, row: Int)
 
     /// Every key seen, in order, and where it was last put.
     private var keys: [String] = []
     private var places: [(section: Int32, row: Int32)] = []
-    /// Entry numbers by the hash of their key's bytes, while every key is ASCII.
+    /// Entry numbers by the hash of their key's bytes.
     private var index = KeyIndex(capacity: 0)
     private var capacity = 0
-    /// Entry numbers by key, from the first non-ASCII key on.
-    private var byString: [String: Int]?
     /// Scratch for `insert(_:)`: the batch's hashes, and the sum of the buckets it loaded
     /// ahead (kept so that the loads are not optimised away).
     private var hashes: [UInt64] = []
@@ -27,20 +23,20 @@ struct RowKeyTable {
 
     /// Room for `count` keys without growing.
     mutating func reserveCapacity(_ count: Int) {
-        if byString == nil && count > capacity { rebuildIndex(capacity: count) }
+        if count > capacity { rebuildIndex(capacity: count) }
         keys.reserveCapacity(count)
         places.reserveCapacity(count)
     }
 
     /// Where `key` was put last, if it was seen.
     subscript(key: String) -> Place? {
-        guard let entry = entry(of: key, hashed: Self.hash(key)) else { return nil }
+        guard let entry = entry(of: key, hashed: KeyIndex.hash(key)) else { return nil }
         return (Int(places[entry].section), Int(places[entry].row))
     }
 
     /// Records `key` at `place`; returns where it was before, if it was seen.
     mutating func updateValue(_ place: Place, forKey key: String) -> Place? {
-        updateValue(place, forKey: key, hashed: Self.hash(key))
+        updateValue(place, forKey: key, hashed: KeyIndex.hash(key))
     }
 
     /// A row key waiting to be recorded (`insert(_:)`).
@@ -57,34 +53,19 @@ struct RowKeyTable {
     /// so that the processor fetches them from memory together rather than one after another.
     mutating func insert(_ batch: [Pending]) -> (Pending, Place)? {
         hashes.removeAll(keepingCapacity: true)
-        var allASCII = true
-        for pending in batch {
-            let hashed = Self.hash(pending.key)
-            hashes.append(hashed.hash)
-            allASCII = allASCII && hashed.isASCII
-        }
-        if byString == nil && allASCII {
-            if keys.count + batch.count > capacity { rebuildIndex(capacity: max(16, 2 * (keys.count + batch.count))) }
-            touched &+= index.touch(hashes)
-        }
+        for pending in batch { hashes.append(KeyIndex.hash(pending.key)) }
+        if keys.count + batch.count > capacity { rebuildIndex(capacity: max(16, 2 * (keys.count + batch.count))) }
+        touched &+= index.touch(hashes)
         for (pending, hash) in zip(batch, hashes) {
-            let hashed = (hash: hash, isASCII: byString != nil || allASCII || Self.hash(pending.key).isASCII)
-            if let first = updateValue((pending.section, pending.row), forKey: pending.key, hashed: hashed) {
+            if let first = updateValue((pending.section, pending.row), forKey: pending.key, hashed: hash) {
                 return (pending, first)
             }
         }
         return nil
     }
 
-    private mutating func updateValue(
-        _ place: Place, forKey key: String, hashed: (hash: UInt64, isASCII: Bool)
-    ) -> Place? {
+    private mutating func updateValue(_ place: Place, forKey key: String, hashed: UInt64) -> Place? {
         let stored = (section: Int32(truncatingIfNeeded: place.section), row: Int32(truncatingIfNeeded: place.row))
-        if byString == nil && !hashed.isASCII {
-            byString = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-            index = KeyIndex(capacity: 0)
-            capacity = 0
-        }
         if let entry = entry(of: key, hashed: hashed) {
             defer { places[entry] = stored }
             return (Int(places[entry].section), Int(places[entry].row))
@@ -92,40 +73,21 @@ struct RowKeyTable {
         let entry = keys.count
         keys.append(key)
         places.append(stored)
-        if byString != nil {
-            byString![key] = entry
-        } else {
-            if entry >= capacity { rebuildIndex(capacity: max(16, capacity * 2)) }
-            index.insert(hash: hashed.hash, position: Int32(entry))
-        }
+        if entry >= capacity { rebuildIndex(capacity: max(16, capacity * 2)) }
+        index.insert(hash: hashed, position: Int32(entry))
         return nil
     }
 
     /// The entry of `key`, whose hash is `hashed`.
-    private func entry(of key: String, hashed: (hash: UInt64, isASCII: Bool)) -> Int? {
-        if let byString { return byString[key] }
-        // All stored keys are ASCII: a non-ASCII key can still equal one as a `String` (only a
-        // read can get here with one; compare as `String`s).
-        guard hashed.isASCII else { return keys.firstIndex(of: key) }
+    private func entry(of key: String, hashed: UInt64) -> Int? {
         let keys = self.keys
-        let found = index.find(hash: hashed.hash) { utf8Equal(keys[Int($0)], key) }
+        let found = index.find(hash: hashed) { utf8Equal(keys[Int($0)], key) }
         return found < 0 ? nil : Int(found)
     }
 
     private mutating func rebuildIndex(capacity: Int) {
         self.capacity = capacity
         index = KeyIndex(capacity: capacity)
-        for (entry, key) in keys.enumerated() { index.insert(hash: Self.hash(key).hash, position: Int32(entry)) }
-    }
-
-    /// The hash of `key`'s bytes, and whether they are all ASCII.
-    @inline(__always)
-    private static func hash(_ key: String) -> (hash: UInt64, isASCII: Bool) {
-        var key = key
-        return key.withUTF8 { bytes in
-            var any: UInt8 = 0
-            for byte in bytes { any |= byte }
-            return (KeyIndex.hash(bytes), any < 0x80)
-        }
+        for (entry, key) in keys.enumerated() { index.insert(hash: KeyIndex.hash(key), position: Int32(entry)) }
     }
 }

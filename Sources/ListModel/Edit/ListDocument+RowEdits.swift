@@ -29,7 +29,7 @@ extension ListDocument {
     /// The section index and row index of the row with this key, if any.
     public func location(ofRow key: String) -> (section: Int, row: Int)? {
         for (sectionIndex, section) in sections.enumerated() {
-            if let rowIndex = section.rows.firstIndex(where: { $0.key == key }) { return (sectionIndex, rowIndex) }
+            if let rowIndex = section.rows.firstIndex(where: { utf8Equal($0.key, key) }) { return (sectionIndex, rowIndex) }
         }
         return nil
     }
@@ -41,12 +41,12 @@ extension ListDocument {
     public mutating func insertRows(_ newRows: [Row], inSection sectionKey: String, at position: RowInsertPosition = .end)
         throws(ListEditError)
     {
-        guard let sectionIndex = sections.firstIndex(where: { $0.key == sectionKey }) else {
+        guard let sectionIndex = sections.firstIndex(where: { utf8Equal($0.key, sectionKey) }) else {
             throw .notFound("There is no section with key \(quotedKey(sectionKey)).")
         }
-        var seen = Set<String>()
+        var seen = Set<ByteKey>()
         for row in newRows {
-            guard seen.insert(row.key).inserted else { throw .invalid("row key \"\(row.key)\" appears twice in the request") }
+            guard seen.insert(ByteKey(row.key)).inserted else { throw .invalid("row key \"\(row.key)\" appears twice in the request") }
             if let existing = location(ofRow: row.key) {
                 throw .invalid("row key \"\(row.key)\" is already used in section \"\(sections[existing.section].key)\"")
             }
@@ -57,7 +57,7 @@ extension ListDocument {
         case .end:
             index = rows.count
         case .before(let anchor), .after(let anchor):
-            guard let anchorIndex = rows.firstIndex(where: { $0.key == anchor }) else {
+            guard let anchorIndex = rows.firstIndex(where: { utf8Equal($0.key, anchor) }) else {
                 throw .notFound("There is no row with key \(quotedKey(anchor)) in section \(quotedKey(sectionKey)).")
             }
             if case .after = position { index = anchorIndex + 1 } else { index = anchorIndex }

@@ -6,7 +6,7 @@ extension Row {
     public init(json: JSONValue, columns: [Column]) throws(ListDocumentError) {
         var reader = DocumentReader(limits: ListDocument.Limits())
         reader.columns = columns
-        for (index, column) in columns.enumerated() { reader.columnIndex[column.key] = index }
+        for (index, column) in columns.enumerated() { reader.columnIndex[ByteKey(column.key)] = index }
         self = try reader.readRow(json, section: 0, index: 0)
     }
 

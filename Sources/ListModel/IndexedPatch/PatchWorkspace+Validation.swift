@@ -34,10 +34,10 @@ extension PatchWorkspace {
         var sources: [PatchedLayout.SectionSource] = []
         sources.reserveCapacity(slots.count)
         document.sections.reserveCapacity(slots.count)
-        var seen: [String: Int] = [:]
+        var seen: [ByteKey: Int] = [:]
         for (index, slot) in slots.enumerated() {
             let (section, source) = try walk.section(slot, at: index)
-            if let first = seen.updateValue(index, forKey: section.key) {
+            if let first = seen.updateValue(index, forKey: ByteKey(section.key)) {
                 throw ListDocumentError(
                     pointer: JSONPointer(tokens: ["sections", String(index), "key"]),
                     message: duplicateSectionKeyMessage(section.key, firstAt: first))

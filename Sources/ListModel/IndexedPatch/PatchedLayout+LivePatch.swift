@@ -147,12 +147,3 @@ extension PatchedLayout {
         }
     }
 }
-
-/// Whether two optional strings are both nil or equal byte for byte.
-func optionalUTF8Equal(_ a: String?, _ b: String?) -> Bool {
-    switch (a, b) {
-    case (nil, nil): return true
-    case (let a?, let b?): return utf8Equal(a, b)
-    default: return false
-    }
-}

@@ -27,6 +27,9 @@ public struct JSONObject: Sendable {
         storage = uniqueMembers.isEmpty ? nil : JSONObjectStorage.make(uniqueMembers)
     }
 
+    /// An object of the members in `storage`, whose names are unique; the object owns it now.
+    init(storage: JSONObjectStorage) { self.storage = storage.count == 0 ? nil : storage }
+
     /// An object that takes ownership of `count` initialized members at `source` (moved, not
     /// copied); the names must be unique. This is the parser's path.
     init(movingUniqueMembersFrom source: UnsafeMutablePointer<JSONObjectEntry>, count: Int) {

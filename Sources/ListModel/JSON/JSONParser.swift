@@ -114,7 +114,7 @@ struct JSONParser: ~Copyable {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1
-        var seen: Set<String>? = nil  // built once an object grows past linear-scan size
+        var seen: Set<ByteKey>? = nil  // built once an object grows past linear-scan size
         skipWhitespace()
         if index < end && base[index] == UInt8(ascii: "}") {
             index += 1
@@ -161,7 +161,7 @@ struct JSONParser: ~Copyable {
     /// members start at `first` on the member stack, comparing UTF-8 bytes (not canonical
     /// equivalence).
     @inline(__always)
-    private mutating func isDuplicate(_ key: String, _ name: NameSpan, from first: Int, seen: inout Set<String>?) -> Bool {
+    private mutating func isDuplicate(_ key: String, _ name: NameSpan, from first: Int, seen: inout Set<ByteKey>?) -> Bool {
         let count = memberStack.count - first
         if count < 16 {
             for k in first..<memberStack.count {
@@ -182,11 +182,9 @@ struct JSONParser: ~Copyable {
 
     /// ``isDuplicate(_:_:from:seen:)`` for objects of 16 members or more: a set of the names.
     @inline(never)
-    private mutating func isDuplicateInLargeObject(_ key: String, from first: Int, seen: inout Set<String>?) -> Bool {
-        if seen == nil { seen = Set((first..<memberStack.count).map { memberStack[$0].key }) }
-        if seen!.insert(key).inserted { return false }
-        // Set membership uses canonical equivalence; confirm byte equality.
-        return (first..<memberStack.count).contains { utf8Equal(memberStack[$0].key, key) }
+    private mutating func isDuplicateInLargeObject(_ key: String, from first: Int, seen: inout Set<ByteKey>?) -> Bool {
+        if seen == nil { seen = Set((first..<memberStack.count).map { ByteKey(memberStack[$0].key) }) }
+        return !seen!.insert(ByteKey(key)).inserted
     }
 
     /// Whether the `count` bytes at `a` and `b` (both inside the input) are equal.

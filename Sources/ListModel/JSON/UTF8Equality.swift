@@ -3,7 +3,7 @@
 /// JSON compares member names and strings code unit by code unit (RFC 8259 section 8.3), while
 /// Swift's `==` treats canonically equivalent strings ("é" and "e\u{301}") as equal.
 @inline(__always)
-func utf8Equal(_ a: String, _ b: String) -> Bool {
+public func utf8Equal(_ a: String, _ b: String) -> Bool {
     // The same representation is the same bytes: a short string's bits are its bytes, a long
     // one's are its count and storage. This settles most lookups of literal names at once.
     if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
@@ -22,7 +22,11 @@ func utf8Equal(_ a: String, _ b: String) -> Bool {
 private func utf8BytesEqual(_ a: String, _ b: String) -> Bool {
     let a = a.utf8, b = b.utf8
     let fast = a.withContiguousStorageIfAvailable { pa in
-        b.withContiguousStorageIfAvailable { pb in pa.elementsEqual(pb) }
+        // Word by word (`sameBytes`): `elementsEqual` goes byte by byte. Counts are equal.
+        b.withContiguousStorageIfAvailable { pb in
+            guard let left = pa.baseAddress, let right = pb.baseAddress else { return true }
+            return sameBytes(left, right, count: pa.count)
+        }
     }
     if let fast, let result = fast { return result }
     return a.elementsEqual(b)

@@ -23,7 +23,7 @@ extension IndexedList {
             let owned = emptySectionsBefore(cursor, at: start)
             parts.removeFirst(parts.prefix { owned.contains($0.sectionIndex) }.count)
             // The cursor's section was begun on the previous page, even if its row is gone.
-            if let first = parts.first, let key = cursor.sectionKey, document.sections[first.sectionIndex].key == key {
+            if let first = parts.first, let key = cursor.sectionKey, utf8Equal(document.sections[first.sectionIndex].key, key) {
                 parts[0].continuesSection = true
             }
         }
@@ -55,7 +55,7 @@ extension IndexedList {
     /// (included when it is now empty): when that row was deleted, they were delivered
     /// with the rows up to it.
     func emptySectionsBefore(_ cursor: Cursor, at position: Int) -> Range<Int> {
-        guard let key = cursor.sectionKey, let cursorSection = sectionIndexes[key] else { return 0..<0 }
+        guard let key = cursor.sectionKey, let cursorSection = sectionIndexes[ByteKey(key)] else { return 0..<0 }
         // The empty sections at `position` follow the section holding the row before it.
         let first = position > 0 ? location(ofPosition: position - 1).section + 1 : 0
         var last = first

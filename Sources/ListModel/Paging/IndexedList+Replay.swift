@@ -10,7 +10,7 @@ extension IndexedList {
     /// - Throws: `JSONPatchError` or `ListDocumentError` when the patch does not fit this list
     ///   (it was made for another version), `IndexedListError` when a row ends up with no order
     ///   key or the keys do not increase in document order.
-    public func replaying(_ patch: JSONPatch, orderKeys: [String: OrderKey]) throws -> IndexedList {
+    public func replaying(_ patch: JSONPatch, orderKeys: [ByteKey: OrderKey]) throws -> IndexedList {
         let unlimited = ListDocument.Limits(maxRows: .max, maxSections: .max, maxColumns: .max)
         var workspace = PatchWorkspace(list: self)
         try workspace.apply(patch)
@@ -21,12 +21,12 @@ extension IndexedList {
     }
 
     /// `replaying` for a change validated whole: every row's key looked up.
-    private func replayingWhole(_ document: ListDocument, orderKeys: [String: OrderKey]) throws -> IndexedList {
+    private func replayingWhole(_ document: ListDocument, orderKeys: [ByteKey: OrderKey]) throws -> IndexedList {
         var keys: [OrderKey] = []
         keys.reserveCapacity(document.rowCount)
         for section in document.sections {
             for row in section.rows {
-                guard let key = orderKeys[row.key] ?? orderKeyMap[row.key] else {
+                guard let key = orderKeys[ByteKey(row.key)] ?? orderKeyMap[row.key] else {
                     throw IndexedListError(message: "row \(quotedKey(row.key)) has no order key")
                 }
                 keys.append(key)
@@ -39,14 +39,16 @@ extension IndexedList {
 extension PatchedLayout {
     /// The list with the given keys for the rows they name and the old keys for the others;
     /// only the keys given and the keys around rows that are new or moved are checked.
-    func replayed(from list: IndexedList, orderKeys given: [String: OrderKey]) throws(IndexedListError) -> IndexedList {
+    func replayed(from list: IndexedList, orderKeys given: [ByteKey: OrderKey]) throws(IndexedListError) -> IndexedList {
         for (key, orderKey) in given where !orderKey.isWellFormed || orderKey.rawValue.utf8.count > Cursor.maxOrderKeyBytes {
-            throw IndexedListError(message: "order key \(quotedKey(orderKey.rawValue)) of row \(quotedKey(key)) is malformed")
+            throw IndexedListError(message: "order key \(quotedKey(orderKey.rawValue)) of row \(quotedKey(key.string)) is malformed")
         }
         // Old positions of old rows that are given new keys.
         var renamed: [(position: Int, key: OrderKey)] = []
         for (key, orderKey) in given {
-            if let position = list.position(ofRow: key), list.orderKeys[position] != orderKey { renamed.append((position, orderKey)) }
+            if let position = list.position(ofRow: key.string), list.orderKeys[position] != orderKey {
+                renamed.append((position, orderKey))
+            }
         }
         renamed.sort { $0.position < $1.position }
         let items = items(in: list)
@@ -85,7 +87,7 @@ extension PatchedLayout {
                         }
                     }
                 case .touched(let row):
-                    guard let key = given[row.key] ?? list.orderKeyMap[row.key] else {
+                    guard let key = given[ByteKey(row.key)] ?? list.orderKeyMap[row.key] else {
                         throw IndexedListError(message: "row \(quotedKey(row.key)) has no order key")
                     }
                     checked.append(built.count + 1)

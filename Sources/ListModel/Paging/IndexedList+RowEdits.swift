@@ -67,10 +67,10 @@ extension IndexedList {
         _ newRows: [Row], inSection target: String, at insertion: RowInsertPosition,
         maxKeyLength: Int
     ) throws(ListEditError) -> IndexedRowEdit {
-        guard let section = sectionIndexes[target] else { throw .notFound("There is no section with key \(quotedKey(target)).") }
-        var seen = Set<String>()
+        guard let section = sectionIndexes[ByteKey(target)] else { throw .notFound("There is no section with key \(quotedKey(target)).") }
+        var seen = Set<ByteKey>()
         for row in newRows {
-            guard seen.insert(row.key).inserted else { throw .invalid("row key \"\(row.key)\" appears twice in the request") }
+            guard seen.insert(ByteKey(row.key)).inserted else { throw .invalid("row key \"\(row.key)\" appears twice in the request") }
             if let existing = self.position(ofRow: row.key) {
                 throw .invalid("row key \"\(row.key)\" is already used in section \"\(sectionKey(atPosition: existing))\"")
             }
@@ -155,14 +155,14 @@ extension IndexedList {
         let insertion: RowInsertPosition
         switch target {
         case .before(let anchor), .after(let anchor):
-            guard anchor != key else { throw .invalid("A row cannot be moved before or after itself.") }
+            guard !utf8Equal(anchor, key) else { throw .invalid("A row cannot be moved before or after itself.") }
             guard let anchorPosition = self.position(ofRow: anchor) else {
                 throw .notFound("There is no row with key \(quotedKey(anchor)).")
             }
             section = sectionKey(atPosition: anchorPosition)
             if case .before = target { insertion = .before(anchor) } else { insertion = .after(anchor) }
         case .endOf(let target):
-            guard sectionIndexes[target] != nil else { throw .notFound("There is no section with key \(quotedKey(target)).") }
+            guard sectionIndexes[ByteKey(target)] != nil else { throw .notFound("There is no section with key \(quotedKey(target)).") }
             section = target
             insertion = .end
         }

@@ -22,7 +22,7 @@ extension IndexedList {
         let row = document.sections[section].rows[index]
         guard let patched = try? JSONPatch(operations: relative).apply(to: row.json(columns: document.columns)),
             let edited = try? Row(json: patched, columns: document.columns),
-            edited.key == row.key
+            utf8Equal(edited.key, row.key)
         else { return nil }
         return try? replacingRow(edited)
     }

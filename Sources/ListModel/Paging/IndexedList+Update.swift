@@ -26,9 +26,9 @@ extension IndexedList {
         let newCount = newKeys.count
         let common = min(oldCount, newCount)
         var prefix = 0
-        while prefix < common, rowKeys[prefix] == newKeys[prefix] { prefix += 1 }
+        while prefix < common, utf8Equal(rowKeys[prefix], newKeys[prefix]) { prefix += 1 }
         var suffix = 0
-        while suffix < common - prefix, rowKeys[oldCount - 1 - suffix] == newKeys[newCount - 1 - suffix] { suffix += 1 }
+        while suffix < common - prefix, utf8Equal(rowKeys[oldCount - 1 - suffix], newKeys[newCount - 1 - suffix]) { suffix += 1 }
         let oldMiddle = prefix..<(oldCount - suffix)
         let newMiddle = prefix..<(newCount - suffix)
         if oldMiddle.isEmpty && newMiddle.isEmpty {
@@ -119,7 +119,7 @@ extension IndexedList {
                             oldRows = oldChunks.next()!.elements
                             oldRow = 0
                         }
-                        guard oldRows[oldRow].key == rows[index].key else { return nil }
+                        guard utf8Equal(oldRows[oldRow].key, rows[index].key) else { return nil }
                         oldRow += 1
                         oldLeft -= 1
                     } else {

@@ -18,7 +18,7 @@ public struct IndexedList: Sendable {
     /// The flattened position of each section's first row, then the row count.
     let sectionStarts: [Int]
     /// Section key → section index.
-    let sectionIndexes: [String: Int]
+    let sectionIndexes: [ByteKey: Int]
 
     /// A fresh list: evenly spaced short keys (`OrderKey.spaced(count:)`).
     public init(document: ListDocument) {
@@ -64,20 +64,20 @@ public struct IndexedList: Sendable {
             orderKeyMap = knownMap
         } else {
             let rowKeys = flattenedRowKeys(document)
-            var map: [String: OrderKeyMap.Slot] = [:]
+            var map: [ByteKey: OrderKeyMap.Slot] = [:]
             map.reserveCapacity(rowKeys.count)
             for (index, (key, orderKey)) in zip(rowKeys, orderKeys).enumerated() {
-                map[key] = OrderKeyMap.Slot(orderKey: orderKey, version: versions?[index] ?? 0)
+                map[ByteKey(key)] = OrderKeyMap.Slot(orderKey: orderKey, version: versions?[index] ?? 0)
             }
             orderKeyMap = OrderKeyMap(slots: map)
         }
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)
-        var sectionIndexes: [String: Int] = [:]
+        var sectionIndexes: [ByteKey: Int] = [:]
         sectionIndexes.reserveCapacity(document.sections.count)
         var position = 0
         for (index, section) in document.sections.enumerated() {
-            sectionIndexes[section.key] = index
+            sectionIndexes[ByteKey(section.key)] = index
             starts.append(position)
             position += section.rows.count
         }

@@ -1,4 +1,5 @@
-/// Row key → order key and row version, cheap to copy and change by a few rows.
+/// Row key → order key and row version, cheap to copy and change by a few rows. Row keys are
+/// told apart by their bytes (`ByteKey`).
 ///
 /// A list version shares its map with the previous one, so a plain dictionary would be copied
 /// whole (every row) by the first insert or removal of each write. Here recent changes sit in a
@@ -16,27 +17,28 @@ public struct OrderKeyMap: Sendable {
         var version: Int
     }
 
-    private var base: [String: Slot]
+    private var base: [ByteKey: Slot]
     /// Changes over `base`: a key's slot, or nil for a row that is gone; by shard.
-    private var overlay = [[String: Slot?]](repeating: [:], count: Self.overlayShards)
+    private var overlay = [[ByteKey: Slot?]](repeating: [:], count: Self.overlayShards)
     /// The number of keys in `overlay`.
     private var overlayCount = 0
     private static var overlayShards: Int { 64 }
     /// The number of rows mapped.
     public private(set) var count: Int
 
-    init(_ dictionary: [String: OrderKey]) {
+    init(_ dictionary: [ByteKey: OrderKey]) {
         base = dictionary.mapValues { Slot(orderKey: $0, version: 0) }
         count = dictionary.count
     }
 
-    init(slots: [String: Slot]) {
+    init(slots: [ByteKey: Slot]) {
         base = slots
         count = slots.count
     }
 
     /// The slot of the row with this key, if any.
     func slot(_ key: String) -> Slot? {
+        let key = ByteKey(key)
         if overlayCount > 0, let changed = overlay[Self.shard(of: key)][key] { return changed }
         return base[key]
     }
@@ -48,7 +50,7 @@ public struct OrderKeyMap: Sendable {
     public func version(of key: String) -> Int? { slot(key)?.version }
 
     /// The overlay shard that holds `key`.
-    private static func shard(of key: String) -> Int { key.hashValue & (overlayShards - 1) }
+    private static func shard(of key: ByteKey) -> Int { key.hashValue & (overlayShards - 1) }
 
     /// Maps `key` to `orderKey` (version 0); returns false (changing nothing) when `key` is
     /// already mapped.
@@ -88,20 +90,21 @@ public struct OrderKeyMap: Sendable {
     }
 
     /// Every mapping as one dictionary: O(n).
-    public var dictionary: [String: OrderKey] {
+    public var dictionary: [ByteKey: OrderKey] {
         var merged = self
         merged.fold()
         return merged.base.mapValues(\.orderKey)
     }
 
     /// Every row's version as one dictionary: O(n).
-    public var versions: [String: Int] {
+    public var versions: [ByteKey: Int] {
         var merged = self
         merged.fold()
         return merged.base.mapValues(\.version)
     }
 
     private mutating func change(_ key: String, to slot: Slot?) {
+        let key = ByteKey(key)
         let shard = Self.shard(of: key)
         if slot == nil, base[key] == nil {
             // Added since the last fold: nothing to hide.
@@ -120,7 +123,7 @@ public struct OrderKeyMap: Sendable {
                 if let slot { base[key] = slot } else { base.removeValue(forKey: key) }
             }
         }
-        overlay = [[String: Slot?]](repeating: [:], count: Self.overlayShards)
+        overlay = [[ByteKey: Slot?]](repeating: [:], count: Self.overlayShards)
         overlayCount = 0
     }
 }

@@ -22,7 +22,7 @@ struct RowMatcher: Sendable {
         self.columns = columns
         search = query.search.map { CaseFolding.foldedUTF8($0.utf8) }
         tests = query.filters.map { filter in
-            let column = columns.firstIndex { $0.key == filter.column }!
+            let column = columns.firstIndex { utf8Equal($0.key, filter.column) }!
             let value = filter.value ?? ""
             let test: Test
             switch filter.op {

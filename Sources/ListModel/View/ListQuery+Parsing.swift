@@ -56,7 +56,7 @@ extension ListQuery {
     /// - Throws: `ListQueryError` as `init(parameters:columns:)` does.
     public func validated(for columns: [Column]) throws(ListQueryError) -> ListQuery {
         var query = self
-        if let sort, !columns.contains(where: { $0.key == sort.column }) {
+        if let sort, !columns.contains(where: { utf8Equal($0.key, sort.column) }) {
             throw ListQueryError(
                 parameter: sort.descending ? "sort_desc" : "sort",
                 message: "unknown column \(quotedKey(sort.column))")
@@ -72,13 +72,13 @@ extension ListQuery {
                 parameter: "filter.\(filters[Self.maxFilters].column)",
                 message: "is one filter too many: at most \(Self.maxFilters)")
         }
-        var seen = Set<String>()
+        var seen = Set<ByteKey>()
         for (index, filter) in filters.enumerated() {
             let parameter = "filter.\(filter.column)"
-            guard seen.insert(filter.column).inserted else {
+            guard seen.insert(ByteKey(filter.column)).inserted else {
                 throw ListQueryError(parameter: parameter, message: "is given twice: one filter per column")
             }
-            guard let column = columns.first(where: { $0.key == filter.column }) else {
+            guard let column = columns.first(where: { utf8Equal($0.key, filter.column) }) else {
                 throw ListQueryError(parameter: parameter, message: "unknown column \(quotedKey(filter.column))")
             }
             query.filters[index].value = try Self.checkedValue(of: filter, column: column, parameter: parameter)

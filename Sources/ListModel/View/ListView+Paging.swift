@@ -38,7 +38,7 @@ extension ListView {
         let end = min(rowCount, start + max(1, limit))
         let next = end < rowCount ? self.cursor(atPosition: end - 1) : nil
         var parts = parts(from: start, to: end)
-        if let cursor, let cursorSection = list.sectionIndexes[cursor.sectionKey] {
+        if let cursor, let cursorSection = list.sectionIndexes[ByteKey(cursor.sectionKey)] {
             // Empty sections up to the cursor's (now empty when its rows were deleted) were
             // delivered with the rows up to the cursor.
             parts.removeAll { $0.rows.isEmpty && $0.sectionIndex <= cursorSection }
@@ -73,7 +73,7 @@ extension ListView {
         let descending = query.sort?.descending ?? false
         // The cursor's section in the list: by key, or (when it is gone) where its order key falls.
         let listSection: Int
-        if let index = list.sectionIndexes[cursor.sectionKey] {
+        if let index = list.sectionIndexes[ByteKey(cursor.sectionKey)] {
             listSection = index
         } else {
             let listPosition = list.firstPosition(after: cursor.orderKey)

@@ -35,7 +35,7 @@ public struct ListView: Sendable {
         self.query = query
         let document = list.document
         let matcher = RowMatcher(query, columns: document.columns)
-        let sortColumn = query.sort.map { sort in document.columns.firstIndex { $0.key == sort.column }! }
+        let sortColumn = query.sort.map { sort in document.columns.firstIndex { utf8Equal($0.key, sort.column) }! }
         let sortKey = sortColumn.map { document.columns[$0].packedKey }
         let descending = query.sort?.descending ?? false
         var sections: [Section] = []
@@ -44,7 +44,8 @@ public struct ListView: Sendable {
         var orderKeys = list.orderKeys.makeIterator()
         var scratch: [UInt8] = []
         for (sectionIndex, section) in document.sections.enumerated() {
-            var entries: [(row: Int, key: ViewKey)] = []
+            var rows: [Int] = []
+            var sectionKeys: [ViewKey] = []
             var rowIndex = 0
             // Rows read in place: copying each out of its chunk would retain and release it.
             section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
@@ -57,13 +58,18 @@ public struct ListView: Sendable {
                         cells.index(of: sortKey, hint: sortColumn).map { SortValue(packed: cells[$0].value) } ?? .empty
                     }
                 }
-                entries.append((rowIndex, ViewKey(sortValue: sortValue, orderKey: orderKey)))
+                rows.append(rowIndex)
+                sectionKeys.append(ViewKey(sortValue: sortValue, orderKey: orderKey))
             }
-            if entries.isEmpty && !matcher.keepsAll { continue }
-            if sortColumn != nil { entries.sort { $0.key.precedes($1.key, descending: descending) } }
-            sections.append(Section(sectionIndex: sectionIndex, rows: entries.map(\.row)))
-            keys.append(entries.map(\.key))
-            starts.append(starts.last! + entries.count)
+            if rows.isEmpty && !matcher.keepsAll { continue }
+            if sortColumn != nil {
+                let order = ViewOrder.positions(of: sectionKeys, descending: descending)
+                rows = order.map { rows[$0] }
+                ViewOrder.permute(&sectionKeys, by: order)
+            }
+            sections.append(Section(sectionIndex: sectionIndex, rows: rows))
+            keys.append(sectionKeys)
+            starts.append(starts.last! + rows.count)
         }
         self.sections = sections
         self.keys = keys

@@ -53,7 +53,7 @@ extension ViewIndex {
             let key = document.sections[part.sectionIndex].key
             return ViewIndexWindow.Section(
                 sectionIndex: part.sectionIndex,
-                rowKeys: part.rowsInWindow == 0 ? [] : self.sections[key]!.rowKeys(prefix: part.rowsInWindow),
+                rowKeys: part.rowsInWindow == 0 ? [] : self.sections[ByteKey(key)]!.rowKeys(prefix: part.rowsInWindow),
                 complete: part.rowsInWindow == part.rowsInView)
         }
         return ViewIndexWindow(sections: sections, rowCount: shape.rowCount, more: shape.more)
@@ -68,7 +68,7 @@ extension ViewIndex {
         // For a cursor whose section is gone: the list section where its order key falls.
         var endSection: Int?
         if case .through(let cursor) = end {
-            if let index = list.sectionIndexes[cursor.sectionKey] {
+            if let index = list.sectionIndexes[ByteKey(cursor.sectionKey)] {
                 endSection = index
             } else {
                 let position = list.firstPosition(after: cursor.orderKey)
@@ -77,7 +77,7 @@ extension ViewIndex {
         }
         var windowCount = 0
         for (index, section) in document.sections.enumerated() {
-            let inView = sections[section.key]?.count ?? 0
+            let inView = sections[ByteKey(section.key)]?.count ?? 0
             if inView == 0 && query.selectsRows { continue }
             let inWindow: Int
             switch end {
@@ -87,10 +87,10 @@ extension ViewIndex {
                 let last = endSection!
                 if index < last {
                     inWindow = inView
-                } else if index > last || list.sectionIndexes[cursor.sectionKey] == nil {
+                } else if index > last || list.sectionIndexes[ByteKey(cursor.sectionKey)] == nil {
                     inWindow = 0
                 } else {
-                    inWindow = sections[section.key]?.count(through: cursor) ?? 0
+                    inWindow = sections[ByteKey(section.key)]?.count(through: cursor) ?? 0
                 }
             }
             counts.append(.init(sectionIndex: index, rowsInView: inView, rowsInWindow: inWindow))
@@ -114,7 +114,7 @@ extension ViewIndex {
         guard target >= 0 else { return .empty }
         var before = 0
         for section in list.document.sections {
-            guard let index = sections[section.key], index.count > 0 else { continue }
+            guard let index = sections[ByteKey(section.key)], index.count > 0 else { continue }
             if target < before + index.count {
                 let entry = index.entry(at: target - before)
                 return .through(

@@ -6,6 +6,8 @@ public struct ViewIndex: Sendable {
     struct Place: Sendable, Equatable {
         var section: String
         var key: ViewKey
+
+        static func == (lhs: Place, rhs: Place) -> Bool { utf8Equal(lhs.section, rhs.section) && lhs.key == rhs.key }
     }
 
     /// The list version the index reflects.
@@ -14,8 +16,10 @@ public struct ViewIndex: Sendable {
     public let query: ListQuery
     let matcher: RowMatcher
     let sortColumn: Column?
-    var sections: [String: ViewSectionIndex]
-    var places: [String: Place]
+    /// By section key (keys compare by bytes).
+    var sections: [ByteKey: ViewSectionIndex]
+    /// The number of rows in the view.
+    public private(set) var rowCount = 0
     let maxChunk: Int
 
     /// The view of `list` through `query`.
@@ -32,12 +36,11 @@ public struct ViewIndex: Sendable {
         self.list = list
         self.query = view.query
         matcher = RowMatcher(view.query, columns: list.document.columns)
-        sortColumn = view.query.sort.map { sort in list.document.columns.first { $0.key == sort.column }! }
+        sortColumn = view.query.sort.map { sort in list.document.columns.first { utf8Equal($0.key, sort.column) }! }
         let descending = view.query.sort?.descending ?? false
         sections = [:]
-        places = [:]
         for section in list.document.sections {
-            sections[section.key] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
         }
         for (viewSection, keys) in zip(view.sections, view.keys) {
             let section = list.document.sections[viewSection.sectionIndex]
@@ -45,20 +48,17 @@ public struct ViewIndex: Sendable {
             for (row, key) in zip(viewSection.rows, keys) {
                 let rowKey = section.rows[row].key
                 entries.append(.init(key: key, rowKey: rowKey))
-                places[rowKey] = Place(section: section.key, key: key)
             }
-            sections[section.key] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+            rowCount += entries.count
         }
     }
-
-    /// The number of rows in the view.
-    public var rowCount: Int { places.count }
 
     /// The view's sections in list order with their row keys in view order; while `q` or a
     /// filter is active, sections without a matching row are left out (as `ListView`).
     public var rowKeysBySection: [(sectionKey: String, rowKeys: [String])] {
         list.document.sections.compactMap { section in
-            let rows = sections[section.key]?.entries.map(\.rowKey) ?? []
+            let rows = sections[ByteKey(section.key)]?.entries.map(\.rowKey) ?? []
             return rows.isEmpty && query.selectsRows ? nil : (section.key, rows)
         }
     }
@@ -66,7 +66,9 @@ public struct ViewIndex: Sendable {
     /// The section and index in it, in view order, of the row with `key`; `nil` when it is not
     /// in the view.
     public func location(ofRow key: String) -> (sectionKey: String, index: Int)? {
-        guard let place = places[key], let section = sections[place.section] else { return nil }
+        guard let position = list.position(ofRow: key), let place = place(ofRowAt: position, in: list),
+            let section = sections[ByteKey(place.section)]
+        else { return nil }
         return (place.section, section.rank(of: place.key))
     }
 
@@ -75,38 +77,49 @@ public struct ViewIndex: Sendable {
     /// Returns what happened to those rows, to be read per window (`ViewUpdate.window`).
     public mutating func update(to newList: IndexedList, touching touchedRowKeys: some Sequence<String>) -> ViewUpdate {
         let descending = query.sort?.descending ?? false
-        for section in newList.document.sections where sections[section.key] == nil {
-            sections[section.key] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+        for section in newList.document.sections where sections[ByteKey(section.key)] == nil {
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
         }
         var changes: [ViewUpdate.Change] = []
-        for rowKey in Set(touchedRowKeys) {
-            let old = places[rowKey]
-            let oldRow = list.position(ofRow: rowKey).map { list.row(atPosition: $0) }
-            var new: Place?
-            var newRow: Row?
-            if let position = newList.position(ofRow: rowKey) {
-                let row = newList.row(atPosition: position)
-                newRow = row
-                if matcher.keepsAll || matcher.matches(row) {
-                    let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
-                    new = Place(
-                        section: newList.sectionKey(atPosition: position),
-                        key: ViewKey(sortValue: sortValue, orderKey: newList.orderKeys[position]))
-                }
-            }
+        for touched in Set(touchedRowKeys.lazy.map { ByteKey($0) }) {
+            let rowKey = touched.string
+            // The index holds the view of `list`: a row's old place is where `list` puts it.
+            let oldPosition = list.position(ofRow: rowKey)
+            let newPosition = newList.position(ofRow: rowKey)
+            let old = oldPosition.flatMap { place(ofRowAt: $0, in: list) }
+            let new = newPosition.flatMap { place(ofRowAt: $0, in: newList) }
+            let oldRow = oldPosition.map { list.row(atPosition: $0) }
+            let newRow = newPosition.map { newList.row(atPosition: $0) }
             if old != new {
-                if let old { sections[old.section]?.remove(old.key) }
-                if let new { sections[new.section]?.insert(.init(key: new.key, rowKey: rowKey)) }
-                places[rowKey] = new
+                if let old, sections[ByteKey(old.section)]?.remove(old.key) == true { rowCount -= 1 }
+                if let new, sections[ByteKey(new.section)] != nil {
+                    sections[ByteKey(new.section)]!.insert(.init(key: new.key, rowKey: rowKey))
+                    rowCount += 1
+                }
             }
             changes.append(.init(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow))
         }
-        for key in sections.keys where newList.sectionIndexes[key] == nil { sections[key] = nil }
+        for key in sections.keys where newList.sectionIndexes[key] == nil {
+            rowCount -= sections[key]!.count
+            sections[key] = nil
+        }
         let update = ViewUpdate(
             changes: changes, oldSections: list.sectionIndexes, newSections: newList.sectionIndexes,
             descending: descending)
         list = newList
         return update
+    }
+}
+
+extension ViewIndex {
+    /// Where the row at `position` of `list` (this index's list or a later one) is in the view;
+    /// `nil` when it does not match.
+    func place(ofRowAt position: Int, in list: IndexedList) -> Place? {
+        let row = list.row(atPosition: position)
+        guard matcher.keepsAll || matcher.matches(row) else { return nil }
+        let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
+        return Place(
+            section: list.sectionKey(atPosition: position), key: ViewKey(sortValue: sortValue, orderKey: list.orderKeys[position]))
     }
 }
 
@@ -120,8 +133,8 @@ public struct ViewUpdate: Sendable {
     }
 
     let changes: [Change]
-    let oldSections: [String: Int]
-    let newSections: [String: Int]
+    let oldSections: [ByteKey: Int]
+    let newSections: [ByteKey: Int]
     let descending: Bool
 
     /// The touched rows as a window sees them; a window is the view's prefix through `end` (by
@@ -129,7 +142,7 @@ public struct ViewUpdate: Sendable {
     /// when `end` is `nil`.
     public func window(through end: ViewCursor?) -> ViewWindowChanges {
         var result = ViewWindowChanges()
-        for change in changes.sorted(by: { $0.rowKey < $1.rowKey }) {
+        for change in changes.sorted(by: { $0.rowKey.utf8.lexicographicallyPrecedes($1.rowKey.utf8) }) {
             let wasIn = change.old.map { contains($0, end: end, sections: oldSections, else: newSections) } ?? false
             let isIn = change.new.map { contains($0, end: end, sections: newSections, else: oldSections) } ?? false
             switch (wasIn, isIn) {
@@ -150,19 +163,19 @@ public struct ViewUpdate: Sendable {
     /// Whether a row at `place` is in the window through `end`, with sections placed by
     /// `sections` (the end's by `fallback` when its section is not there).
     private func contains(
-        _ place: ViewIndex.Place, end: ViewCursor?, sections: [String: Int],
-        else fallback: [String: Int]
+        _ place: ViewIndex.Place, end: ViewCursor?, sections: [ByteKey: Int],
+        else fallback: [ByteKey: Int]
     ) -> Bool {
         guard let end else { return true }
-        guard let section = sections[place.section],
-            let endSection = sections[end.sectionKey] ?? fallback[end.sectionKey]
+        guard let section = sections[ByteKey(place.section)],
+            let endSection = sections[ByteKey(end.sectionKey)] ?? fallback[ByteKey(end.sectionKey)]
         else { return false }
         if section != endSection { return section < endSection }
         return !end.isBefore(place.key, descending: descending)
     }
 }
 
-/// The touched rows of a write, for one window: row keys, each sorted.
+/// The touched rows of a write, for one window: row keys, each sorted by their bytes.
 public struct ViewWindowChanges: Sendable, Equatable {
     /// Rows now in the window that were not (new rows, rows that started to match or moved in).
     public var entered: [String] = []

@@ -8,7 +8,7 @@ extension ListChange {
     /// or renumbered), it names every row whose place in a view may have changed.
     package static func touchedRows(of patch: JSONPatch, in document: ListDocument) -> [String]? {
         var keys: [Int: [String]] = [:]
-        var touched: Set<String> = []
+        var touched: Set<ByteKey> = []
 
         func rowPlace(_ path: JSONPointer, adding: Bool) -> (section: Int, row: Int)? {
             let tokens = path.tokens
@@ -35,35 +35,35 @@ extension ListChange {
                     if isAdd {
                         keys[place.section]!.insert(key, at: place.row)
                     } else {
-                        touched.insert(keys[place.section]![place.row])
+                        touched.insert(ByteKey(keys[place.section]![place.row]))
                         keys[place.section]![place.row] = key
                     }
-                    touched.insert(key)
+                    touched.insert(ByteKey(key))
                 } else if tokens.count == 5 && tokens[4] == "key" {
                     guard let key = value.stringValue else { return nil }
-                    touched.insert(keys[place.section]![place.row])
+                    touched.insert(ByteKey(keys[place.section]![place.row]))
                     keys[place.section]![place.row] = key
-                    touched.insert(key)
+                    touched.insert(ByteKey(key))
                 } else {
-                    touched.insert(keys[place.section]![place.row])
+                    touched.insert(ByteKey(keys[place.section]![place.row]))
                 }
             case .remove(let path):
                 guard let place = rowPlace(path, adding: false) else { return nil }
                 if path.tokens.count == 4 {
-                    touched.insert(keys[place.section]!.remove(at: place.row))
+                    touched.insert(ByteKey(keys[place.section]!.remove(at: place.row)))
                 } else {
-                    touched.insert(keys[place.section]![place.row])
+                    touched.insert(ByteKey(keys[place.section]![place.row]))
                 }
             case .move(let from, let path):
                 guard from.tokens.count == 4, path.tokens.count == 4, let source = rowPlace(from, adding: false) else { return nil }
                 let key = keys[source.section]!.remove(at: source.row)
                 guard let target = rowPlace(path, adding: true) else { return nil }
                 keys[target.section]!.insert(key, at: target.row)
-                touched.insert(key)
+                touched.insert(ByteKey(key))
             case .copy:
                 return nil
             }
         }
-        return Array(touched)
+        return touched.map(\.string)
     }
 }

@@ -74,8 +74,8 @@ extension ListRegistry {
     /// The list after a logged change, and the change's patch.
     private func replay(_ change: StoredChange, onto current: ListSnapshot) throws -> (list: ListSnapshot, patch: JSONPatch) {
         let patch = try JSONPatch(parsing: change.patch)
-        var orderKeys: [String: OrderKey] = [:]
-        for key in change.orderKeys { orderKeys[key.rowKey] = OrderKey(rawValue: key.orderKey) }
+        var orderKeys: [ByteKey: OrderKey] = [:]
+        for key in change.orderKeys { orderKeys[ByteKey(key.rowKey)] = OrderKey(rawValue: key.orderKey) }
         // The rows the change stored are the rows it changed: they take its version, as they did
         // on the instance that made it.
         let list = try current.list.replaying(patch, orderKeys: orderKeys)

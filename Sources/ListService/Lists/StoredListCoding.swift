@@ -31,26 +31,27 @@ package enum StoredListCoding {
             oldStarts.append(start)
             start += section.rows.count
         }
-        var oldSectionIndex: [String: Int]?
+        var oldSectionIndex: [ByteKey: Int]?
         var upserted: [StoredRow] = []
         var kept = 0
         var position = 0
         for (sectionIndex, section) in new.document.sections.enumerated() {
             let oldIndex: Int?
-            if sectionIndex < oldSections.count, oldSections[sectionIndex].key == section.key {
+            if sectionIndex < oldSections.count, utf8Equal(oldSections[sectionIndex].key, section.key) {
                 oldIndex = sectionIndex
             } else {
                 if oldSectionIndex == nil {
-                    oldSectionIndex = Dictionary(oldSections.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                    oldSectionIndex = Dictionary(
+                        oldSections.enumerated().map { (ByteKey($1.key), $0) }, uniquingKeysWith: { first, _ in first })
                 }
-                oldIndex = oldSectionIndex?[section.key]
+                oldIndex = oldSectionIndex?[ByteKey(section.key)]
             }
             for (rowIndex, row) in section.rows.enumerated() {
                 let orderKey = new.list.orderKeys[position]
                 position += 1
                 if let old {
                     if let oldIndex, rowIndex < oldSections[oldIndex].rows.count,
-                        oldSections[oldIndex].rows[rowIndex].key == row.key
+                        utf8Equal(oldSections[oldIndex].rows[rowIndex].key, row.key)
                     {
                         kept += 1
                         if sameColumns, old.list.orderKeys[oldStarts[oldIndex] + rowIndex] == orderKey,
@@ -61,7 +62,7 @@ package enum StoredListCoding {
                     } else if let before = old.list.position(ofRow: row.key) {
                         kept += 1
                         if sameColumns, old.list.orderKeys[before] == orderKey,
-                            old.list.sectionKey(atPosition: before) == section.key, old.list.row(atPosition: before) == row
+                            utf8Equal(old.list.sectionKey(atPosition: before), section.key), old.list.row(atPosition: before) == row
                         {
                             continue
                         }
@@ -114,13 +115,13 @@ package enum StoredListCoding {
             else {
                 throw CorruptList(id: stored.id, reason: "metadata is not a list document")
             }
-            var sectionIndex: [String: Int] = [:]
+            var sectionIndex: [ByteKey: Int] = [:]
             for (index, section) in sections.enumerated() {
-                if let key = section.objectValue?["key"]?.stringValue { sectionIndex[key] = index }
+                if let key = section.objectValue?["key"]?.stringValue { sectionIndex[ByteKey(key)] = index }
             }
             var rowsBySection = [[JSONValue]](repeating: [], count: sections.count)
             for row in stored.rows {
-                guard let index = sectionIndex[row.section] else {
+                guard let index = sectionIndex[ByteKey(row.section)] else {
                     throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
                 }
                 rowsBySection[index].append(try JSONValue(parsing: row.body))
@@ -135,10 +136,10 @@ package enum StoredListCoding {
             // Rows were read in order-key order; the document groups them by section, so the
             // keys are re-read in document order.
             // A row stored before rows had versions (0) takes the list's version.
-            var storedByRow: [String: (orderKey: OrderKey, version: Int)] = [:]
+            var storedByRow: [ByteKey: (orderKey: OrderKey, version: Int)] = [:]
             storedByRow.reserveCapacity(stored.rows.count)
             for row in stored.rows {
-                storedByRow[row.key] = (OrderKey(rawValue: row.orderKey), row.version > 0 ? row.version : stored.version)
+                storedByRow[ByteKey(row.key)] = (OrderKey(rawValue: row.orderKey), row.version > 0 ? row.version : stored.version)
             }
             var orderKeys: [OrderKey] = []
             var versions: [Int] = []
@@ -146,7 +147,7 @@ package enum StoredListCoding {
             versions.reserveCapacity(stored.rows.count)
             for section in parsed.sections {
                 section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
-                    let entry = storedByRow[row.pointee.key]!
+                    let entry = storedByRow[ByteKey(row.pointee.key)]!
                     orderKeys.append(entry.orderKey)
                     versions.append(entry.version)
                 }

@@ -90,11 +90,12 @@ extension LiveHub {
     }
 
     /// Writes each event to its subscriber's stream (skipping one that holds more than
-    /// `maxBufferedBytes` unsent) and moves it to `version`; returns those skipped.
+    /// `maxBufferedBytes` unsent) and moves it to `version` (nil: an event that is not a
+    /// version, `presence`); returns those skipped.
     /// Called under the channel's lock. Large fan-outs are spread over the cores: each write is
     /// one `send` of the shared event on the caller's thread (`SubscriberStream.write`; the
     /// server's `ResponseStream`), the floor of the work, so the threads share it evenly.
-    package func deliver(_ deliveries: [Delivery], at version: Int) -> [Subscriber] {
+    package func deliver(_ deliveries: [Delivery], at version: Int?) -> [Subscriber] {
         let workers = min(limits.fanOutThreads, max(1, deliveries.count / 512))
         let behind = Mutex<[Subscriber]>([])
         let maxBuffered = limits.maxBufferedBytes
@@ -111,6 +112,7 @@ extension LiveHub {
             if !slow.isEmpty { behind.withLock { $0 += slow } }
         }
         let skipped = behind.withLock { $0 }
+        guard let version else { return skipped }
         let skippedIDs = Set(skipped.map { ObjectIdentifier($0) })
         for delivery in deliveries where !skippedIDs.contains(ObjectIdentifier(delivery.subscriber)) {
             delivery.subscriber.version = version
@@ -158,6 +160,11 @@ extension LiveHub {
     package func forget(_ subscriber: Subscriber, directory: inout Directory) {
         guard directory.channelOfSubscription.removeValue(forKey: subscriber.id) != nil else { return }
         directory.subscriberCount -= 1
+        if let viewers = directory.viewers[subscriber.listID], viewers > 1 {
+            directory.viewers[subscriber.listID] = viewers - 1
+        } else {
+            directory.viewers[subscriber.listID] = nil
+        }
         if subscriber.stale { directory.staleCount -= 1 }
     }
 }

@@ -132,14 +132,14 @@ extension LiveHub {
         _ subscriber: Subscriber, with events: FirstEvents, on channel: LiveChannel,
         state: inout LiveChannel.State
     ) {
+        let presence = join(subscriber, on: channel)
         subscriber.stream.write(
             [ServerSentEvent.subscription(subscriber.id, version: subscriber.version)]
-                + events.events)
+                + events.events + [presence])
         if let view = events.view, state.views[subscriber.window] == nil { state.views[subscriber.window] = view }
         if let view = events.jsonView, state.jsonViews[subscriber.window] == nil { state.jsonViews[subscriber.window] = view }
         state.subscribers[subscriber.id] = subscriber
         state.idleSince = nil
-        directory.withLock { $0.channelOfSubscription[subscriber.id] = channel }
     }
 
     /// Removes a subscriber whose stream ended; the channel stays a while for resumes.

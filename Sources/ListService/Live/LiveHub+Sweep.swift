@@ -39,7 +39,7 @@ extension LiveHub {
                             : resetEvent(
                                 view: subscriber.view, subscription: subscriber.id, window: subscriber.window,
                                 at: state.current, on: channel)
-                    subscriber.stream.write(event)
+                    subscriber.stream.write(event + [presenceEvent(for: subscriber)])
                     subscriber.version = state.current.version
                     subscriber.stale = false
                     directory.withLock { $0.staleCount -= 1 }

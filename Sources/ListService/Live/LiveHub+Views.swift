@@ -88,10 +88,10 @@ extension LiveHub {
                 let subscriber = Subscriber(
                     id: id, listID: request.listID, view: request.view, stream: stream,
                     window: .empty, version: current.version, query: query, viewEnd: end)
-                stream.write([ServerSentEvent.subscription(id, version: current.version)] + events)
+                let presence = join(subscriber, on: channel)
+                stream.write([ServerSentEvent.subscription(id, version: current.version)] + events + [presence])
                 state.subscribers[id] = subscriber
                 state.idleSince = nil
-                directory.withLock { $0.channelOfSubscription[id] = channel }
                 return true
             }
             switch outcome {
@@ -172,7 +172,7 @@ extension LiveHub {
                     ?? ViewDocument.make(key, index: live.index, listID: channel.listID, renderer: renderer, rowMarkup: channel.rowMarkup)
             }
             // Row-only writes (keyed row edits) update each window from the rows they touched.
-            var rowsOnly: (update: ViewUpdate, oldPlaces: [String: (sectionKey: String, index: Int)], oldRowCount: Int)?
+            var rowsOnly: (update: ViewUpdate, oldPlaces: [ByteKey: (sectionKey: String, index: Int)], oldRowCount: Int)?
             if !incremental && keys.isEmpty && !state.subscribers.values.contains(where: { $0.query == query }) {
                 // A view nobody watches is not rebuilt for every whole-document write: it is
                 // built again when a subscriber comes.
@@ -181,9 +181,9 @@ extension LiveHub {
             }
             if incremental {
                 let touched = change.touchedRowKeys!
-                var oldPlaces: [String: (sectionKey: String, index: Int)] = [:]
+                var oldPlaces: [ByteKey: (sectionKey: String, index: Int)] = [:]
                 if !keys.isEmpty && change.patch.operations.allSatisfy(\.touchesRowsOnly) {
-                    for rowKey in touched { oldPlaces[rowKey] = live.index.location(ofRow: rowKey) }
+                    for rowKey in touched { oldPlaces[ByteKey(rowKey)] = live.index.location(ofRow: rowKey) }
                 }
                 let oldRowCount = live.index.rowCount
                 let update = live.index.update(to: new.list, touching: touched)

@@ -42,15 +42,19 @@ package final class LiveHub: Sendable {
         package var subscriptionPrefix: String?
         /// Live views (`sort`, `q`, filters) kept per list (`--max-views`).
         package var maxViews: Int
+        /// The least time between two `presence` events of one stream.
+        package var presenceIntervalSeconds: Double
 
         package init(
             maxSubscribers: Int = ServerDefaults.maxSubscribers, maxBufferedBytes: Int = 1 << 20,
             staleTimeoutSeconds: Double = ServerDefaults.staleTimeoutSeconds, recentVersions: Int = 32,
             idleChannelSeconds: Double = 60, maxPendingChanges: Int = 16,
             fanOutThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
-            subscriptionPrefix: String? = nil, maxViews: Int = ServerDefaults.maxViews
+            subscriptionPrefix: String? = nil, maxViews: Int = ServerDefaults.maxViews,
+            presenceIntervalSeconds: Double = 1
         ) {
             self.maxViews = maxViews
+            self.presenceIntervalSeconds = presenceIntervalSeconds
             self.maxSubscribers = maxSubscribers
             self.maxBufferedBytes = maxBufferedBytes
             self.staleTimeoutSeconds = staleTimeoutSeconds
@@ -73,9 +77,13 @@ package final class LiveHub: Sendable {
         /// `maxSubscribers` is never exceeded.
         package var subscriberCount = 0
         package var staleCount = 0
+        /// This instance's viewers (registered subscribers) per list; lists without any are absent.
+        package var viewers: [String: Int] = [:]
     }
 
     package let directory = Mutex(Directory())
+    /// Other instances' viewers and what subscribers were told (a leaf lock; LiveHub+Presence.swift).
+    package let presence = Mutex(PresenceBook())
     package let limits: Limits
     package let renderer: HTMLRenderer
     private let running = Atomic<Bool>(true)
@@ -124,12 +132,13 @@ package final class LiveHub: Sendable {
         }
     }
 
-    /// Starts the thread that resets or drops stale subscribers.
+    /// Starts the thread that resets or drops stale subscribers and sends `presence` events.
     package func startSweeper() {
         let thread = Thread { [self] in
             while running.load(ordering: .relaxed) {
                 usleep(100_000)
                 sweepStaleSubscribers()
+                publishPresence()
             }
         }
         thread.name = "live-sweeper"

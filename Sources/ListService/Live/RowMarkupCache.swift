@@ -8,7 +8,7 @@ import Synchronization
 package final class RowMarkupCache: Sendable {
     private struct Storage {
         package var columns: [Column] = []
-        package var entries: [String: (row: Row, version: Int?, html: String)] = [:]
+        package var entries: [ByteKey: (row: Row, version: Int?, html: String)] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -24,10 +24,10 @@ package final class RowMarkupCache: Sendable {
                 storage.entries.removeAll(keepingCapacity: true)
                 storage.columns = document.columns
             }
-            if let entry = storage.entries[row.key], entry.version == version, entry.row == row { return entry.html }
+            if let entry = storage.entries[ByteKey(row.key)], entry.version == version, entry.row == row { return entry.html }
             if storage.entries.count >= capacity { storage.entries.removeAll(keepingCapacity: true) }
             let html = String(decoding: renderer.row(row, in: document, version: version), as: UTF8.self)
-            storage.entries[row.key] = (row, version, html)
+            storage.entries[ByteKey(row.key)] = (row, version, html)
             return html
         }
     }
@@ -41,7 +41,7 @@ package final class RowMarkupCache: Sendable {
     package func forgetDeletedRows(keepingRowsOf list: IndexedList) {
         storage.withLock { storage in
             guard storage.entries.count > Swift.max(2 * list.rowCount, 1_024) else { return }
-            storage.entries = storage.entries.filter { list.orderKeysByRow[$0.key] != nil }
+            storage.entries = storage.entries.filter { list.orderKeysByRow[$0.key.string] != nil }
         }
     }
 }

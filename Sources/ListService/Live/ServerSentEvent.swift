@@ -71,6 +71,12 @@ package enum ServerSentEvent {
         encode("deleted", id: version, data: Array("{\"version\":\(version)}".utf8))
     }
 
+    /// `event: presence` (no id: it is not a version): how many streams of the list are open
+    /// on every instance.
+    package static func presence(viewers: Int) -> SharedBytes {
+        encode("presence", id: nil, data: Array("{\"viewers\":\(viewers)}".utf8))
+    }
+
     /// The comment line written while idle, so proxies and clients know the stream is alive.
     package static let heartbeat: [UInt8] = Array(": ping\n\n".utf8)
 }

@@ -28,6 +28,9 @@ package final class Subscriber: @unchecked Sendable {
     package var stale = false
     /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
     package var staleSince: UInt64 = 0
+    /// The viewer count of the last `presence` event it was sent, and when (monotonic nanoseconds).
+    package var presenceSent: Int?
+    package var presenceSentAt: UInt64 = 0
 
     package init(
         id: String, listID: String, view: View, stream: any SubscriberStream, window: LiveWindow, version: Int,

@@ -55,7 +55,7 @@ extension ViewDocument {
     ///   - oldRowCount: the view's row count before the write.
     static func incremental(
         from before: ViewDocument, key: LiveQueryView.Key, update: ViewUpdate,
-        oldPlaces: [String: (sectionKey: String, index: Int)], oldRowCount: Int, index: ViewIndex,
+        oldPlaces: [ByteKey: (sectionKey: String, index: Int)], oldRowCount: Int, index: ViewIndex,
         renderer: HTMLRenderer, rowMarkup: RowMarkupCache
     ) -> (ViewDocument, JSONPatch)? {
         guard (oldRowCount > 0) == (index.rowCount > 0) else { return nil }
@@ -68,16 +68,16 @@ extension ViewDocument {
         case .empty: changes = ViewWindowChanges()
         case .through(let cursor):
             // A cursor whose section is gone is placed by order key: the full path knows how.
-            guard document.sections.contains(where: { $0.key == cursor.sectionKey }) else { return nil }
+            guard document.sections.contains(where: { utf8Equal($0.key, cursor.sectionKey) }) else { return nil }
             changes = update.window(through: cursor)
         }
         let shape = index.windowShape(key.end)
         var after = before
         var list = after.list
         guard shape.sections.count == list.sections.count,
-            zip(shape.sections, list.sections).allSatisfy({ document.sections[$0.sectionIndex].key == $1.key })
+            zip(shape.sections, list.sections).allSatisfy({ utf8Equal(document.sections[$0.sectionIndex].key, $1.key) })
         else { return nil }
-        let position = Dictionary(uniqueKeysWithValues: list.sections.enumerated().map { ($1.key, $0) })
+        let position = Dictionary(list.sections.enumerated().map { (ByteKey($1.key), $0) }, uniquingKeysWith: { first, _ in first })
         var operations: [JSONPatchOperation] = []
 
         func rowPath(_ section: Int, _ row: Int) -> JSONPointer {
@@ -93,9 +93,9 @@ extension ViewDocument {
 
         var removals: [(section: Int, row: Int)] = []
         for rowKey in changes.left + changes.moved {
-            guard let place = oldPlaces[rowKey], let section = position[place.sectionKey],
+            guard let place = oldPlaces[ByteKey(rowKey)], let section = position[ByteKey(place.sectionKey)],
                 place.index < list.sections[section].rows.count,
-                list.sections[section].rows[place.index].key == rowKey
+                utf8Equal(list.sections[section].rows[place.index].key, rowKey)
             else { return nil }
             removals.append((section, place.index))
         }
@@ -105,7 +105,7 @@ extension ViewDocument {
         }
         var additions: [(section: Int, row: Int, key: String)] = []
         for rowKey in changes.entered + changes.moved {
-            guard let place = index.location(ofRow: rowKey), let section = position[place.sectionKey] else { return nil }
+            guard let place = index.location(ofRow: rowKey), let section = position[ByteKey(place.sectionKey)] else { return nil }
             additions.append((section, place.index, rowKey))
         }
         for addition in additions.sorted(by: { ($0.section, $0.row) < ($1.section, $1.row) }) {
@@ -115,9 +115,9 @@ extension ViewDocument {
             operations.append(.add(path: rowPath(addition.section, addition.row), value: value))
         }
         for rowKey in changes.changed {
-            guard let place = index.location(ofRow: rowKey), let section = position[place.sectionKey],
+            guard let place = index.location(ofRow: rowKey), let section = position[ByteKey(place.sectionKey)],
                 place.index < list.sections[section].rows.count,
-                list.sections[section].rows[place.index].key == rowKey, let row = index.row(key: rowKey)
+                utf8Equal(list.sections[section].rows[place.index].key, rowKey), let row = index.row(key: rowKey)
             else { return nil }
             let (stored, value) = entry(row)
             list.sections[section].rows[place.index] = stored

@@ -3,7 +3,7 @@
 /// sorts with `COLLATE "C"` (byte order, as SQLite's BINARY). `schema_version` holds the one
 /// number migrations go by.
 enum PostgresSchema {
-    static let version = 2
+    static let version = 3
 
     /// The advisory lock (one `bigint` key) held by the session while the schema is created or migrated, so that
     /// instances starting together do it once.
@@ -11,8 +11,24 @@ enum PostgresSchema {
 
     /// The statements that take a database from schema `from` to the current one.
     static func migration(from found: Int) -> [String] {
-        (found == 0 ? [version1] : []) + (found <= 1 ? [version2] : [])
+        (found == 0 ? [version1] : []) + (found <= 1 ? [version2] : []) + (found <= 2 ? [version3] : [])
     }
+
+    /// Presence (docs/SCALE-OUT.md, "Presence"): each instance's heartbeat, and its viewers per
+    /// list; an instance's counts go with it.
+    static let version3 = """
+        CREATE TABLE presence_instances (
+          instance text PRIMARY KEY,
+          seen     timestamptz NOT NULL
+        );
+        CREATE TABLE presence (
+          instance text NOT NULL REFERENCES presence_instances ON DELETE CASCADE,
+          list_id  text NOT NULL,
+          viewers  bigint NOT NULL,
+          PRIMARY KEY (instance, list_id)
+        );
+        CREATE INDEX presence_by_list ON presence (list_id);
+        """
 
     /// Each row's version (the list version of the write that last stored it); rows stored
     /// before have 0 and take the list's version when loaded.

@@ -47,6 +47,12 @@ struct App {
             throw ExitCode(1)
         }
         hub.startSweeper()
+        // Several instances share presence through PostgreSQL; one counts its own streams.
+        let presence = (store as? any PresenceStore).map { store in
+            PresenceExchange(
+                hub: hub, store: store, instance: settings.instanceName ?? "unnamed-\(SubscriptionID.make().prefix(12))")
+        }
+        presence?.start()
         Log.info("list-server ready at \(server.url)")
         var signal = signals.wait()
         while signal == SIGHUP {
@@ -56,6 +62,7 @@ struct App {
         }
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
         follower.stop()
+        presence?.stop()
         hub.stop()
         server.shutdown()
         store.close()

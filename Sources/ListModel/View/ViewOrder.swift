@@ -1,0 +1,70 @@
+/// Puts one section's matching rows into view order: the order `ViewKey.precedes` defines,
+/// computed faster than sorting the keys themselves.
+///
+/// Each row is sorted as its sort value's first 16 bytes (two big-endian integers, zero-padded:
+/// when two prefixes differ they order the rows as the whole values do) and its position in list
+/// order (the order keys' order, the view's last tie-break); the sort values are read only
+/// when two prefixes are equal. Rows without a sort value go last in list order, as `precedes`
+/// puts them. A 1,000,000-row section of texts sorts several times faster than through
+/// `precedes`, which reads two heap arrays and two order-key strings at every comparison.
+enum ViewOrder {
+    private struct Entry {
+        var high: UInt64
+        var low: UInt64
+        var position: Int32
+    }
+
+    /// The positions of `keys` (one section's keys in list order) in view order.
+    static func positions(of keys: [ViewKey], descending: Bool) -> [Int] {
+        var entries: [Entry] = []
+        entries.reserveCapacity(keys.count)
+        var empties: [Int] = []
+        for (position, key) in keys.enumerated() {
+            if key.sortValue.isEmpty {
+                empties.append(position)
+                continue
+            }
+            let (high, low) = prefix(key.sortValue.bytes)
+            entries.append(Entry(high: high, low: low, position: Int32(position)))
+        }
+        keys.withUnsafeBufferPointer { keys in
+            entries.sort { a, b in
+                if a.high != b.high { return descending ? a.high > b.high : a.high < b.high }
+                if a.low != b.low { return descending ? a.low > b.low : a.low < b.low }
+                let order = keys[Int(a.position)].sortValue.compare(keys[Int(b.position)].sortValue)
+                if order != 0 { return descending ? order > 0 : order < 0 }
+                return a.position < b.position
+            }
+        }
+        return entries.map { Int($0.position) } + empties
+    }
+
+    /// The first 16 bytes of `bytes`, zero-padded, as two big-endian integers.
+    private static func prefix(_ bytes: [UInt8]) -> (UInt64, UInt64) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for index in 0..<16 {
+            let byte = index < bytes.count ? UInt64(bytes[index]) : 0
+            if index < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
+        }
+        return (high, low)
+    }
+}
+
+extension ViewOrder {
+    /// Rearranges `values` so that `values[i]` becomes the old `values[order[i]]`, in place by
+    /// swaps along the permutation's cycles (no copy of the values: no retain or release).
+    static func permute<Value>(_ values: inout [Value], by order: [Int]) {
+        var placed = [Bool](repeating: false, count: values.count)
+        for start in values.indices where !placed[start] {
+            var current = start
+            while true {
+                placed[current] = true
+                let next = order[current]
+                if next == start { break }
+                values.swapAt(current, next)
+                current = next
+            }
+        }
+    }
+}

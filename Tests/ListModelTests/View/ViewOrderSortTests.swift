@@ -1,0 +1,51 @@
+import Testing
+
+@testable import ListModel
+
+/// `ViewOrder` (the fast sort of one section's rows) against the definition it must keep:
+/// `ViewKey.precedes`, on texts that share long prefixes, equal texts, NULs and empty values.
+@Suite struct ViewOrderSortTests {
+    /// Keys in list order (ascending order keys) with sort values from `texts` (nil: empty).
+    func keys(_ texts: [String?]) -> [ViewKey] {
+        texts.enumerated().map { index, text in
+            let orderKey = OrderKey(rawValue: String(format: "k%06d", index))
+            return ViewKey(sortValue: text.map { SortValue(text: $0.utf8) } ?? .empty, orderKey: orderKey)
+        }
+    }
+
+    func expectSameOrder(_ texts: [String?]) {
+        let keys = keys(texts)
+        for descending in [false, true] {
+            let fast = ViewOrder.positions(of: keys, descending: descending)
+            let reference = keys.indices.sorted { keys[$0].precedes(keys[$1], descending: descending) }
+            #expect(fast == reference, "descending: \(descending)")
+        }
+    }
+
+    @Test func longSharedPrefixesEqualTextsAndEmptyValues() {
+        let prefix = "a very long shared prefix, longer than sixteen bytes "
+        expectSameOrder([prefix + "b", prefix + "a", nil, prefix + "a", "", "\u{0}x", "x\u{0}", prefix, nil, "A", "a"])
+    }
+
+    @Test func randomTextsFromASmallAlphabet() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = ["a", "B", "é", "e\u{301}", "1", "2", "0", " ", "\u{0}", "ß", "ss"]
+        for _ in 0..<50 {
+            let texts: [String?] = (0..<200).map { _ in
+                if Int.random(in: 0..<10, using: &generator) == 0 { return nil }
+                let length = Int.random(in: 0..<24, using: &generator)
+                return (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            }
+            expectSameOrder(texts)
+        }
+    }
+
+    @Test func permuteMovesEveryValueToItsPlace() {
+        for count in [0, 1, 2, 7, 100] {
+            let order = Array(0..<count).shuffled()
+            var values = (0..<count).map { "v\($0)" }
+            ViewOrder.permute(&values, by: order)
+            #expect(values == order.map { "v\($0)" })
+        }
+    }
+}

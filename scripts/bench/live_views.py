@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A one-row write to a 1,000,000-row list with 16 live views of it (issue 23): the writer's
+answer against the same write to an identical list without views, and what the views cost.
+
+    scripts/bench/live_views.py [--rows 1000000] [--writes 60] [--views 16] [--bin PATH]
+
+One server (release build or --bin / $LIST_SERVER_BIN), two identical lists of ROWS rows in one
+section (a feed; 4 columns: text, number, link, text): `plain` with no subscriber, `viewed` with
+VIEWS live views, each a `view=html` window of 50 rows with one subscriber (sorts, searches and
+filters, all different). Writes alternate between the lists (plain, viewed, plain, viewed, ...):
+a merge patch of one row's number cell (which moves it in the views sorted by number). Prints the
+writer's answer (median, p90) for each list and their ratio (target: at most 2x), how long after
+the write's answer the last view's patch arrived, and the server's VmRSS growth from opening the
+views, per row they hold (target: at most 32 bytes per row beyond the list). Not a test.
+"""
+import argparse
+import http.client
+import json
+import random
+import sys
+import threading
+import time
+
+import benchlib
+
+# Each query with the rows it keeps of benchlib.make_row(f"r{i}", i) (to count the views' rows).
+QUERIES = [
+    ("sort=n", lambda i: True), ("sort_desc=n", lambda i: True),
+    ("sort=name", lambda i: True), ("sort_desc=name", lambda i: True),
+    ("sort=note", lambda i: True), ("sort_desc=note", lambda i: True),
+    ("sort=link", lambda i: True), ("sort_desc=link", lambda i: True),
+    ("filter.n=lt:750000", lambda i: i * 1.5 < 750000),
+    ("filter.n=ge:100000&sort_desc=n", lambda i: i * 1.5 >= 100000),
+    ("filter.name=contains:7&sort=name", lambda i: "7" in str(i)),
+    ("filter.note=eq:plain&sort=n", lambda i: True),
+    ("filter.n=lt:300000&sort=name", lambda i: i * 1.5 < 300000),
+    ("filter.n=gt:10&filter.note=eq:plain&sort=note", lambda i: i * 1.5 > 10),
+    ("filter.name=contains:99&sort_desc=n", lambda i: "99" in str(i)),
+    ("filter.n=ge:500000&sort=link", lambda i: i * 1.5 >= 500000),
+]
+
+
+class ViewSubscriber(threading.Thread):
+    """One `view=html` subscriber of a live view: records when each version's patch arrived."""
+
+    def __init__(self, port, query):
+        super().__init__(daemon=True)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        path = f"/lists/viewed/events?view=html&limit=50&{query}"
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        if self.response.status != 200:
+            raise RuntimeError(f"GET {path}: {self.response.status} {self.response.read()[:200]!r}")
+        self.arrivals = {}
+        self.ready = threading.Event()
+
+    def run(self):
+        event = None
+        try:
+            while True:
+                line = self.response.readline()
+                if not line:
+                    return
+                line = line.decode().rstrip("\r\n")
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("id:") and event in ("patch", "reset"):
+                    self.arrivals[int(line[3:].strip())] = time.perf_counter()
+                    if event == "reset":
+                        self.ready.set()
+        except (OSError, ValueError, http.client.HTTPException):
+            return
+
+
+def merge_number(conn, list_id, row, value):
+    body = json.dumps({"cells": {"n": value}}).encode()
+    started = time.perf_counter()
+    status, headers, data = benchlib.request(conn, "PATCH", f"/lists/{list_id}/rows/r{row}", body,
+                                             {"Content-Type": "application/merge-patch+json"})
+    answered = time.perf_counter()
+    benchlib.expect(status, (200,), f"PATCH {list_id} r{row}: {data[:200]!r}")
+    return answered - started, answered, int(headers["etag"].strip('W/"'))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--writes", type=int, default=60)
+    parser.add_argument("--views", type=int, default=16)
+    parser.add_argument("--bin")
+    args = parser.parse_args()
+    benchlib.header(f"{args.views} live views of a {args.rows:,}-row list, one-row writes")
+    document = benchlib.make_document(1, args.rows)
+    with benchlib.Server(args.bin, extra=["--max-body", str(1 << 30)]) as server:
+        conn = server.connection()
+        for list_id in ("plain", "viewed"):
+            benchlib.put_list(conn, list_id, document)
+        del document
+        time.sleep(1)
+        before = server.rss_kib()
+        started = time.perf_counter()
+        subscribers = [ViewSubscriber(server.port, query) for query, _ in QUERIES[:args.views]]
+        for subscriber in subscribers:
+            subscriber.start()
+        for subscriber in subscribers:
+            if not subscriber.ready.wait(600):
+                raise RuntimeError("a view's reset never came")
+        opened = time.perf_counter() - started
+        time.sleep(1)
+        after = server.rss_kib()
+        rows = sum(sum(1 for i in range(args.rows) if keeps(i)) for _, keeps in QUERIES[:args.views])
+        rng = random.Random(5)
+        times = {"plain": [], "viewed": []}
+        lags = []
+        for write in range(args.writes):
+            row, value = rng.randrange(args.rows), rng.randrange(1_500_000)
+            for list_id in (("plain", "viewed") if write % 2 == 0 else ("viewed", "plain")):
+                took, answered, version = merge_number(conn, list_id, row, value)
+                times[list_id].append(took)
+                if list_id == "viewed":
+                    deadline = time.time() + 30
+                    while time.time() < deadline and not all(version in s.arrivals for s in subscribers):
+                        time.sleep(0.0005)
+                    lags.append(max(s.arrivals.get(version, float("inf")) for s in subscribers) - answered)
+        plain, viewed = benchlib.median(times["plain"]), benchlib.median(times["viewed"])
+        benchlib.log(f"   views opened (built, reset sent) in {opened:.1f} s")
+        benchlib.log(f"   writer, no views:   median {benchlib.ms(plain)}, p90 {benchlib.ms(benchlib.percentile(times['plain'], 0.9))}")
+        benchlib.log(f"   writer, {args.views} views: median {benchlib.ms(viewed)}, p90 {benchlib.ms(benchlib.percentile(times['viewed'], 0.9))}"
+                     f"  ({viewed / plain:.2f}x; target <= 2x)")
+        benchlib.log(f"   last view's patch after the answer: median {benchlib.ms(benchlib.median(lags))}, "
+                     f"p90 {benchlib.ms(benchlib.percentile(lags, 0.9))}")
+        benchlib.log(f"   VmRSS {before / 1024:.0f} MiB -> {after / 1024:.0f} MiB with the views: "
+                     f"{(after - before) * 1024 / rows:.1f} bytes per view row ({rows:,} rows in {args.views} views; target <= 32)")
+        benchlib.log(f"   {benchlib.uptime()}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
