@@ -56,7 +56,12 @@ export class EditMode {
     this.toggleButton = toolbarButton('Edit', 'edit-toggle', () => this.toggle());
     this.undoButton = toolbarButton('Undo', 'edit-undo', () => this.undo());
     this.toolbar = this.makeToolbar();
-    table.before(this.toolbar);
+    // Above the page's other controls (presence, view controls), which stay right before the table.
+    let above = /** @type {Element} */ (table);
+    while (above.previousElementSibling && above.previousElementSibling.matches('div.view-controls, p.list-presence')) {
+      above = above.previousElementSibling;
+    }
+    above.before(this.toolbar);
     this.observer = new MutationObserver(() => this.decorate());
     table.addEventListener('click', (e) => this.onClick(e));
     table.addEventListener('dblclick', (e) => this.onDoubleClick(e));
