@@ -4,16 +4,20 @@
 // back/forward cache, and exposes `window.ListClient`. No dependencies, no build step, no eval:
 // works under `script-src 'self'`. The modules and their layering: Public/js/README.md.
 // Layer 5. Imports: config.js (DEFAULTS), json-patch.js (applyPatch, PatchError), list-view.js,
-// view-controls.js; every other module for its fetch only (below).
+// view-controls.js, edit-mode.js (for a table the server marked `data-editable`); every other
+// module for its fetch only (below).
 
 import { DEFAULTS } from './config.js';
 import { applyPatch, PatchError } from './json-patch.js';
+import { EditMode } from './edit-mode.js';
 import { ListView } from './list-view.js';
 import { ViewControls } from './view-controls.js';
 // The other modules too, for speed only: the browser then finds them all as soon as main.js
 // arrives and fetches them at once, instead of level by level through the imports (five levels:
 // main, list-view, pager, rows, json-patch). They evaluate once each, dependencies first,
 // whatever the order here.
+import './edit-rows.js';
+import './edit-writes.js';
 import './live-stream.js';
 import './pager.js';
 import './rows.js';
@@ -44,6 +48,12 @@ function enhance(root = document) {
       views.set(table, view);
       all.push(view);
       ViewControls.attach(view, config);
+      // Only a reader who may write gets the editing mode (the page says so: API.md section 3).
+      if (/** @type {HTMLElement} */ (table).dataset.editable === 'true') {
+        new EditMode(/** @type {HTMLTableElement} */ (table), {
+          base: view.base, key: view.key, announcer: view.announcer, inView: () => view.viewParameters !== '',
+        });
+      }
     }
     out.push(/** @type {ListView} */ (views.get(table)));
   }

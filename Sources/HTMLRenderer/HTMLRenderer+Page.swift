@@ -18,12 +18,16 @@ public struct PageContext: Sendable, Equatable {
     public var linksIndex: Bool
     /// The view controls (sortable headers, search, filters, CSV link), or nil for none.
     public var view: ViewControls?
+    /// Whether this reader may write the list (an edit link, or a server without tokens): the
+    /// table says so in `data-editable="true"` and the client offers its editing mode.
+    public var editable: Bool
 
     public init(
         listID: String, version: Int, nextHref: String? = nil, cursor: String? = nil, assetsPath: String = "/assets",
-        linksIndex: Bool = true, view: ViewControls? = nil
+        linksIndex: Bool = true, view: ViewControls? = nil, editable: Bool = false
     ) {
         self.view = view
+        self.editable = editable
         self.listID = listID
         self.version = version
         self.nextHref = nextHref
@@ -50,7 +54,8 @@ extension HTMLRenderer {
             if let view = context.view { out.viewControls(view, listID: context.listID, columns: doc.columns) }
             out.table(
                 doc, parts: page.parts,
-                attributes: TableAttributes(listID: context.listID, version: context.version, cursor: context.cursor),
+                attributes: TableAttributes(
+                    listID: context.listID, version: context.version, cursor: context.cursor, editable: context.editable),
                 nextHref: context.nextHref, columns: columns, headingCaption: true, view: context.view,
                 rowVersions: rowVersions)
             out.documentEnd()
@@ -115,7 +120,8 @@ extension HTMLWriter {
     /// The modules `js/main.js` imports (Public/js/README.md), fetched at once with it rather than
     /// after it; `Tests/browser/check_modules.py` keeps this list equal to the folder's.
     static let clientModules = [
-        "list-view.js", "view-controls.js", "rows.js", "pager.js", "live-stream.js", "json-patch.js", "config.js",
+        "list-view.js", "view-controls.js", "edit-mode.js", "rows.js", "edit-rows.js", "pager.js", "live-stream.js",
+        "edit-writes.js", "json-patch.js", "config.js",
     ]
 
     mutating func documentEnd() {

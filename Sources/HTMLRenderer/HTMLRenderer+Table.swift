@@ -22,6 +22,8 @@ struct TableAttributes {
     var listID: String
     var version: Int
     var cursor: String?
+    /// The reader may write the list: `data-editable="true"` (the client's editing mode).
+    var editable = false
 }
 
 extension HTMLWriter {
@@ -41,6 +43,7 @@ extension HTMLWriter {
             decimal(attributes.version)
             raw("\"")
             if let cursor = attributes.cursor { attribute("data-cursor", cursor) }
+            if attributes.editable { editableAttributes(doc.columns) }
         }
         if let rowHeight = doc.rowHeight { pixelAttribute("data-row-height", rowHeight) }
         if let estimated = doc.estimatedRowHeight { pixelAttribute("data-estimated-row-height", estimated) }
@@ -182,5 +185,16 @@ extension HTMLWriter {
             unsafeRaw(value.description)
         }
         raw("\"")
+    }
+}
+
+extension HTMLWriter {
+    /// ` data-editable="true" data-edit-columns="[…]"`: the reader may write, and the columns'
+    /// keys and kinds in cell order (`[{"key":"qty","kind":"number"}]`), which the client's
+    /// editing mode needs to name a cell in a merge patch.
+    mutating func editableAttributes(_ columns: [Column]) {
+        raw(" data-editable=\"true\"")
+        let described = columns.map { JSONValue.object(JSONObject([("key", .string($0.key)), ("kind", .string($0.kind.rawValue))])) }
+        attribute("data-edit-columns", String(decoding: JSONValue.array(described).serialized(), as: UTF8.self))
     }
 }

@@ -29,11 +29,17 @@ for n in $(seq 3 "$commands"); do
 done
 
 # The view link the README made opens the private list, and its shape is the one shown.
-link=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$TEST_TMP/actual-$commands")
+link=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$TEST_TMP/actual-$((commands - 1))")
 check "the README's view link has the documented shape" eval '[[ "$link" =~ ^$BASE_URL/lists/groceries\?key=[0-9]+\.[A-Za-z0-9_-]{43}$ ]]'
 http GET "${link#"$BASE_URL"}"
 check "and opens the private list" eq "$STATUS" 200
+check "whose page offers no editing" eval '[[ "$BODY" != *data-editable* ]]'
 http GET /lists/groceries
 check "which without the key is 401" eq "$STATUS" 401
+# The edit link after it: its page offers editing.
+link=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$TEST_TMP/actual-$commands")
+check "the README's edit link has the documented shape" eval '[[ "$link" =~ ^$BASE_URL/lists/groceries\?key=[0-9]+\.w\.[A-Za-z0-9_-]{43}$ ]]'
+http GET "${link#"$BASE_URL"}"
+check "and its page offers editing" contains "$BODY" 'data-editable="true"'
 stop_server
 finish

@@ -36,6 +36,15 @@ package struct Authorization: Sendable {
         return try policy.requireRead(token: bearerToken(request), key: request.query("key"), list: id)
     }
 
+    /// Whether the page answered to `request` offers editing list `id`: on a server without
+    /// tokens (writes are open), or to a reader who opened a valid edit link of that list.
+    /// Never by trying a write: the page says so (`data-editable`) and the client believes it.
+    package func mayEditPage(_ request: Request, list id: String) -> Bool {
+        if policy.isOpen { return true }
+        guard let key = request.query("key") else { return false }
+        return (try? policy.linkWriter(key: key, list: id)) != nil
+    }
+
     /// Which lists the request may see in the indexes (`/`, `GET /lists`).
     /// - Throws: 401 when `--private` and there is no known bearer token.
     package func readableLists(_ request: Request) throws -> @Sendable (String) -> Bool {

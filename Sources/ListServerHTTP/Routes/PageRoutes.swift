@@ -17,7 +17,11 @@ package enum PageRoutes {
         viewKey: String? = nil
     ) throws -> Response {
         let query = try PageQuery(request)
-        let etag = Conditional.etag(snapshot.version, variant: "html")
+        let editable = context.authorization.mayEditPage(request, list: snapshot.id)
+        // A page opened with an edit link differs from the same page without it (or once the
+        // link has expired): its own tag, so no revalidation hands one for the other.
+        let editLink = editable && request.query("key") != nil
+        let etag = Conditional.etag(snapshot.version, variant: editLink ? "html-edit" : "html")
         let cacheControl = context.authorization.cacheControl(request)
         let render = { @Sendable in
             let page = snapshot.list.page(after: query.after, limit: query.limit)
@@ -25,7 +29,7 @@ package enum PageRoutes {
             let pageContext = PageContext(
                 listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
                 cursor: snapshot.list.lastCursor(of: page)?.encoded, assetsPath: context.assetsPath,
-                linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey))
+                linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey), editable: editable)
             var response = Response.html(
                 context.renderer.page(
                     snapshot.document, page: page, context: pageContext,

@@ -31,7 +31,12 @@ package enum ViewRoutes {
         viewKey: String?
     ) throws -> Response {
         let pageQuery = try ViewPageQuery(request, query)
-        let etag = Conditional.etag(snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant)
+        // As on the list's page: a writer may edit a view's rows (not move them), and the page
+        // answered to an edit link has a tag of its own.
+        let editable = context.authorization.mayEditPage(request, list: snapshot.id)
+        let editLink = editable && request.query("key") != nil ? "-edit" : ""
+        let etag = Conditional.etag(
+            snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant + editLink)
         let view = try ViewRequest.view(snapshot, query)
         let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
         let cacheControl = context.authorization.cacheControl(request)
@@ -40,7 +45,7 @@ package enum ViewRoutes {
         let pageContext = PageContext(
             listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
             cursor: lastCursor(view, page)?.encoded, assetsPath: context.assetsPath,
-            linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey))
+            linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey), editable: editable)
         return .validated(etag: etag) {
             var response = Response.html(
                 context.renderer.page(document, page: listPage, context: pageContext, rowVersions: snapshot.list.version(ofRow:)))
