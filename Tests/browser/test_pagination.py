@@ -95,6 +95,11 @@ def test_failed_page_shows_error_row_and_retry_loads_it(server, browser):
     browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     browser.wait("return document.querySelector('tbody.pagination tr.list-error button.list-retry')", 5, "the error row")
     browser.shot("pagination-error")
+    for dark in (False, True):  # the error row and its retry button, light and dark
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+        browser.axe(f"the pagination error row ({'dark' if dark else 'light'})")
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     equal(len(server.requests("GET", "/lists/big/rows")), 4, "tries before giving up")
     equal([e["type"] for e in browser.events("list:paginationstarted", "list:paginationended", "list:paginationfailed")],
           ["list:paginationstarted", "list:paginationfailed"], "events before the retry")
