@@ -77,11 +77,20 @@ axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, rules})
 UNDECIDED_FAILS = ["color-contrast"]
 
 
+# A bound on one axe.run (seconds): a page of a few hundred rows takes about one on a quiet machine.
+AXE_TIMEOUT = 60
+
+
 def axe_violations(driver):
     """axe's violations on the current document: [{id, impact, help, helpUrl, nodes}]."""
     if not driver.execute_script("return typeof window.axe === 'object'"):
         driver.execute_script(axe_source())
-    result = driver.execute_async_script(RUN_JS, RULES, list(DISABLED), UNDECIDED_FAILS)
+    previous = driver.timeouts.script
+    driver.set_script_timeout(AXE_TIMEOUT)
+    try:
+        result = driver.execute_async_script(RUN_JS, RULES, list(DISABLED), UNDECIDED_FAILS)
+    finally:
+        driver.set_script_timeout(previous)
     if result.get("error"):
         raise AssertionError(f"axe.run failed: {result['error']}")
     return result["violations"]
