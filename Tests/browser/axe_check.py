@@ -115,3 +115,7 @@ def assert_axe_clean(driver, context):
     violations = axe_violations(driver)
     if violations:
         raise AssertionError(f"axe: {len(violations)} rule(s) violated on {context}:\n{describe(violations)}")
+
+
+if __name__ == "__main__":  # scripts/test: fetch axe-core before the browser tests need it
+    print(f"axe-core {axe_source()[:40].split('axe v')[1].split()[0]} from {AXE_PACKAGE}=={AXE_VERSION}: {AXE_JS}")
