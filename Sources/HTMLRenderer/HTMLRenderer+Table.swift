@@ -62,13 +62,16 @@ extension HTMLWriter {
     }
 
     /// The column headers: `<tr><th scope="col">…</tr>`; with `view`, each a link sorting by its column.
+    /// A column without a title is headed by its key: an empty header names nothing for a screen
+    /// reader (axe's `empty-table-header`), as CSV export and the sort links already do.
     mutating func headRow(_ columns: ResolvedColumns, view: (controls: ViewControls, listID: String)? = nil) {
         raw("<tr>")
         for index in columns.columns.indices {
+            let column = columns.columns[index]
+            let title = column.title.isEmpty ? column.key : column.title
             if let view {
-                let column = columns.columns[index]
                 sortableHeader(
-                    column, title: column.title.isEmpty ? column.key : column.title, cellClass: columns.cellClass(index),
+                    column, title: title, cellClass: columns.cellClass(index),
                     controls: view.controls,
                     listID: view.listID)
                 continue
@@ -80,7 +83,7 @@ extension HTMLWriter {
             } else {
                 raw("<th scope=\"col\">")
             }
-            text(columns.columns[index].title)
+            text(title)
             raw("</th>")
         }
         raw("</tr>")

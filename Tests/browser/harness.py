@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import testkit  # noqa: E402  the one harness: the real server, checks, waits
+from axe_check import assert_axe_clean  # noqa: E402,F401  axe-core on the current page (re-exported)
 from testkit import Checks, check, equal, wait_until  # noqa: E402,F401  (re-exported for the tests)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -593,6 +594,22 @@ class Browser:
         path = SHOTS / f"{name}.png"
         self.driver.save_screenshot(str(path))
         return path
+
+    def axe(self, context):
+        """Fails with axe-core's readable list of violations on the current page (axe_check.py)."""
+        assert_axe_clean(self.driver, context)
+
+    def emulate(self, width, dark):
+        """A phone (`mobile` under 600 px) or desktop viewport `width` px wide, light or dark.
+        `open()` resets the emulated media: call this after it."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+    def unemulate(self):
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     def pwned(self):
         return self.js("return window.__pwned")

@@ -101,6 +101,7 @@ def test_reset_then_patches_give_the_fresh_render(server, browser):
     final, last = send_all(stream, browser, changed, patch_script(fixture), 7)
     same_as_fresh_render(browser, "live", final, "after the patches")
     browser.shot("live-after-patches")
+    browser.axe("a page after a reset and 13 live patches")
     check(all(e["animating"] == 0 for e in browser.events("list:updated", raw=True)), "no animation under reduced motion")
     equal(len(server.streams), 1, "one stream throughout")
 

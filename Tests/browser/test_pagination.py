@@ -87,6 +87,20 @@ def test_spinner_row_while_a_page_loads(server, browser):
     check(browser.js("return !document.querySelector('tr.list-loading')"), "spinner gone")
 
 
+def test_spinner_row_is_axe_clean(server, browser):
+    server.add_list(thousand())
+    server.set_delay("/lists/big/rows", 30)  # the page stays loading while axe looks (the next test leaves it)
+    browser.open(server.page_url("big"), FAST)
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    for dark in (False, True):
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+        browser.wait("return document.querySelector('tr.list-loading .list-spinner')", 5, "the spinner row")
+        browser.axe(f"the pagination spinner row ({'dark' if dark else 'light'})")
+        check(browser.js("return !!document.querySelector('tr.list-loading')"), "axe looked at the spinner row")
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def test_failed_page_shows_error_row_and_retry_loads_it(server, browser):
     server.add_list(thousand())
     server.fail_next("/lists/big/rows", 4)  # the first try and its 3 automatic retries
@@ -95,6 +109,11 @@ def test_failed_page_shows_error_row_and_retry_loads_it(server, browser):
     browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
     browser.wait("return document.querySelector('tbody.pagination tr.list-error button.list-retry')", 5, "the error row")
     browser.shot("pagination-error")
+    for dark in (False, True):  # the error row and its retry button, light and dark
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+        browser.axe(f"the pagination error row ({'dark' if dark else 'light'})")
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     equal(len(server.requests("GET", "/lists/big/rows")), 4, "tries before giving up")
     equal([e["type"] for e in browser.events("list:paginationstarted", "list:paginationended", "list:paginationfailed")],
           ["list:paginationstarted", "list:paginationfailed"], "events before the retry")
@@ -180,6 +199,7 @@ if __name__ == "__main__":
         test_scrolling_loads_every_row_exactly_once,
         test_fast_scrolling_never_fetches_a_page_twice,
         test_spinner_row_while_a_page_loads,
+        test_spinner_row_is_axe_clean,
         test_failed_page_shows_error_row_and_retry_loads_it,
         test_pagination_row_removed_after_the_last_page,
         test_scroll_position_stays_put_while_a_page_appends,

@@ -2,7 +2,8 @@
 """The page on a phone (issue 26): at 320, 390 and 480 px, light and dark, the index and every
 demo list read without sideways scrolling of the page (columns wrap and shrink), the client
 still enhances the table, and a view (sorted, searched) fits too. Screenshots of each are kept
-(`browser.shot`) for a person to look at.
+(`browser.shot`) for a person to look at; at 390 px each is also checked with axe-core
+(axe_check.py; test_axe.py checks more states).
 """
 import sys
 from pathlib import Path
@@ -49,6 +50,7 @@ def test_every_page_fits_a_phone(server, browser):
                     check(browser.js("return matchMedia('(prefers-color-scheme: dark)').matches") == dark, "the color scheme is emulated")
                     fits(browser, width, f"{target} ({'dark' if dark else 'light'})")
                     if width == 390:
+                        browser.axe(f"{target} at {width} px {'dark' if dark else 'light'}")
                         browser.shot(f"phone-{'dark' if dark else 'light'}-{target.strip('/').replace('/', '-').split('?')[0] or 'index'}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The client on the HTML renderer's own snapshots (Tests/HTMLRendererTests/Snapshots)."""
+"""The client on the HTML renderer's own snapshots (Tests/HTMLRendererTests/Snapshots); each page
+also checked with axe-core, light and dark (axe_check.py)."""
 import sys
 from pathlib import Path
 
@@ -43,6 +44,10 @@ def test_every_page_snapshot_is_enhanced_without_errors(server, browser):
                     errors: window.__errors}""")
         equal(read["errors"], [], f"{page.name}: script errors or CSP violations")
         equal(read["doc"], read["dom"], f"{page.name}: the view document read from the page")
+        for dark in (False, True):  # collapsed, empty, error and loading states, light and dark
+            browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+                {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+            browser.axe(f"{page.name} ({'dark' if dark else 'light'})")
 
 
 def test_loading_and_empty_states_are_kept(server, browser):

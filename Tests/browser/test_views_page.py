@@ -431,6 +431,8 @@ def test_screenshots_of_a_sorted_filtered_page(server, browser):
                 wait_view(browser, 0, "sorted in place")
                 sizes = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
                 check(sizes[1] <= sizes[0] == width, f"{width} px: no sideways scrolling: innerWidth, scrollWidth = {sizes}")
+                browser.settle()
+                browser.axe(f"a sorted, filtered view changed in place at {width} px {'dark' if dark else 'light'}")
                 shots.append(folder / f"views-{width}-{'dark' if dark else 'light'}.png")
                 browser.driver.save_screenshot(str(shots[-1]))
     finally:
