@@ -68,6 +68,7 @@ def test_phone_light_and_dark(server, browser):
             check(look["right"] <= 390 and look["scroll"] == 390, f"fits 390 px ({'dark' if dark else 'light'}): {look}")
             check(look["color"] != look["page"], f"readable on the page's background: {look}")
             browser.shot(f"presence-{'dark' if dark else 'light'}-390")
+            browser.axe(f"the presence count at 390 px {'dark' if dark else 'light'}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

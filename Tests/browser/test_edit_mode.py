@@ -320,6 +320,7 @@ def test_screenshots_in_editing_mode(server, browser):
                 inner, scroll = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
                 check(inner == width and scroll <= width, f"editing mode fits {width} px without sideways scrolling: {inner}, {scroll}")
                 browser.shot(f"edit-mode-{width}-{'dark' if dark else 'light'}")
+                browser.axe(f"editing mode with a message and a pending row at {width} px {'dark' if dark else 'light'}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
