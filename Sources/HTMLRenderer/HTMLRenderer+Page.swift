@@ -114,7 +114,7 @@ extension HTMLWriter {
 
     /// The modules `js/main.js` imports (Public/js/README.md), fetched at once with it rather than
     /// after it; `Tests/browser/check_modules.py` keeps this list equal to the folder's.
-    static let clientModules = ["list-view.js", "rows.js", "pager.js", "live-stream.js", "json-patch.js", "config.js"]
+    static let clientModules = ["list-view.js", "index-view.js", "rows.js", "pager.js", "live-stream.js", "json-patch.js", "config.js"]
 
     mutating func documentEnd() {
         raw("</main>\n</body>\n</html>\n")

@@ -160,7 +160,9 @@ struct LiveOptions: ParsableArguments {
             valueName: "count"))
     var maxViews = ServerDefaults.maxViews
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Most open /events streams (the live index's, /lists?live, count too); more get 503.", valueName: "count"))
     var maxSubscribers = ServerDefaults.maxSubscribers
 
     @Option(

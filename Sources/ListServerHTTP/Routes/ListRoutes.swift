@@ -17,19 +17,13 @@ package enum ListRoutes {
     /// `GET /lists`: JSON by default, the HTML index for browsers; with `--private`, only the
     /// lists the caller may read; paged past 500 lists (`IndexPage`).
     package static func index(_ request: Request, _ context: ServerContext) throws -> Response {
+        if IndexRoutes.asksLive(request) { return try IndexRoutes.live(request, context) }
         let page = try IndexPage(request, context)
         if Negotiation.prefersHTML(request) { return IndexRoutes.html(page, request, context) }
         let nextHref = page.nextHref(path: request.path)
         let cacheControl = context.authorization.cacheControl(request)
         return .validated(etag: page.etag(variant: nil)) {
-            let entries: [JSONValue] = page.lists.map { snapshot in
-                [
-                    "id": .string(snapshot.id),
-                    "title": .string(snapshot.document.title),
-                    "rows": .number(Double(snapshot.list.rowCount)),
-                    "version": .number(Double(snapshot.version)),
-                ]
-            }
+            let entries: [JSONValue] = page.lists.map(IndexFeed.summary)
             let body = JSONValue.object(JSONObject([("lists", .array(entries)), ("next", page.next.map { .string($0) } ?? .null)]))
             var response = Response.json(body.serialized())
             page.addHeaders(&response, variant: nil, nextHref: nextHref, cacheControl: cacheControl)

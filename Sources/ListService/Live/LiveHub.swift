@@ -78,6 +78,8 @@ package final class LiveHub: Sendable {
     package let directory = Mutex(Directory())
     package let limits: Limits
     package let renderer: HTMLRenderer
+    /// The index streams (`GET /lists?live`).
+    package let index: IndexFeed
     private let running = Atomic<Bool>(true)
     /// Live-view window patches made from the rows a write touched, and made by diffing whole
     /// windows (tests read them; docs/LIVE.md, "Live views").
@@ -90,6 +92,7 @@ package final class LiveHub: Sendable {
     package init(renderer: HTMLRenderer, limits: Limits = Limits()) {
         self.renderer = renderer
         self.limits = limits
+        index = IndexFeed(maxBufferedBytes: limits.maxBufferedBytes)
     }
 
     /// How many streams are open (or being opened).
