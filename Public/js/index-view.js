@@ -1,6 +1,6 @@
 // index-view.js: the live index of lists (docs/CLIENT.md, "The live index"). Keeps the rows of
 // `table.list.index[data-live]` (the page `GET /` or `GET /lists` renders) current from the
-// index stream named by `data-live` (`GET /lists?live`, API.md section 5): lists appear where
+// index stream named by `data-live` (`GET /events`, API.md section 5): lists appear where
 // their id puts them, are renamed and disappear while the page is open.
 // Layer 3. Imports: rows.js (Announcer).
 

@@ -24,7 +24,7 @@ extension HTMLRenderer {
     /// normally changes nothing) and then escaped; an empty index says "No lists yet.". The index
     /// links `list.css`; its caption is the page's `<h1>`. With `nextHref` (the index is paged),
     /// it ends with a `rel="next"` link to the next page. With `liveHref` (the live index of
-    /// this page, `GET /lists?live`), the table carries it as `data-live` and the page loads the
+    /// this page, `GET /events`), the table carries it as `data-live` and the page loads the
     /// client, which keeps the rows current (each `<tr>` names its list in `data-id`).
     public func indexPage(
         _ lists: [ListSummary], assetsPath: String = "/assets", nextHref: String? = nil, liveHref: String? = nil

@@ -162,7 +162,7 @@ struct LiveOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Most open /events streams (the live index's, /lists?live, count too); more get 503.", valueName: "count"))
+        help: ArgumentHelp("Most open live streams (/lists/{id}/events and the live index, /events); more get 503.", valueName: "count"))
     var maxSubscribers = ServerDefaults.maxSubscribers
 
     @Option(

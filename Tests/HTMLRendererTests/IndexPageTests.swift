@@ -24,7 +24,7 @@ import Testing
                 [
                     ListSummary(id: "countries", title: "Countries", rows: 4, version: 7),
                     ListSummary(id: "groceries", title: "Groceries & <stuff>", rows: 1200, version: 31),
-                ], liveHref: "/lists?live"), named: "index")
+                ], liveHref: "/events"), named: "index")
     }
 
     @Test func aPagedIndexLinksToItsNextPage() {
@@ -55,8 +55,8 @@ import Testing
 
     @Test func aLiveIndexNamesItsStreamAndLoadsTheClient() {
         let summaries = [ListSummary(id: "a\"b", title: "A", rows: 1, version: 1)]
-        let html = string(renderer.indexPage(summaries, liveHref: "/lists?live&after=x\"y"))
-        #expect(html.contains(#"<table class="list index" data-live="/lists?live&amp;after=x&quot;y">"#))
+        let html = string(renderer.indexPage(summaries, liveHref: "/events?after=x\"y"))
+        #expect(html.contains(#"<table class="list index" data-live="/events?after=x&quot;y">"#))
         #expect(html.contains(#"<tr class="linked" data-id="a&quot;b">"#))
         #expect(html.contains(#"<script type="module" src="/assets/js/main.js"></script>"#))
         #expect(!string(renderer.indexPage(summaries)).contains("data-live"))

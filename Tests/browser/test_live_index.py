@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The live index (issue 26): the index page `/` of the real list-server, open in Chromium,
-follows the index stream (`GET /lists?live`): a list created over HTTP (`curl`) appears where
+follows the index stream (`GET /events`): a list created over HTTP (`curl`) appears where
 its id puts it, a renamed one shows its new title, a deleted one disappears, and the last one
 deleted brings back "No lists yet.". After each write the page's rows must equal, markup and
 all, those of a fresh load of `/` (polled: the assertion is the DOM, not a timing). Screenshots

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The live index, `GET /lists?live` (API.md section 5, "The live index"), against a real
+"""The live index, `GET /events` (API.md section 5, "The live index"), against a real
 list-server: its `reset` is the page `GET /lists` answers; lists created, renamed, written and
 deleted over HTTP arrive as `list` and `deleted` events; a paged stream reports where its page
 ends; a reader with a token sees only the lists it may read (and gets 401 without one under
@@ -46,7 +46,7 @@ def test_events():
     with Server() as server:
         put(server, "beta", "Beta", rows=2)
         put(server, "delta", "Delta")
-        stream = EventStream(server, "/lists?live")
+        stream = EventStream(server, "/events")
         checks.equal("the stream answers 200 text/event-stream", (stream.status, stream.headers.get("content-type")),
                      (200, "text/event-stream"))
         reset = next_event(stream, "reset")
@@ -66,7 +66,7 @@ def test_events():
         put(server, "delta", "Delta again")
         checks.equal("a list created again continues from its deletion's version", next_event(stream, "list"),
                      {"id": "delta", "title": "Delta again", "rows": 1, "version": 3})
-        again = EventStream(server, "/lists?live")
+        again = EventStream(server, "/events")
         checks.equal("a new stream's reset shows every change", next_event(again, "reset"), index_json(server))
         again.close()
         stream.close()
@@ -76,14 +76,17 @@ def test_paged():
     with Server() as server:
         for list_id in ("a", "b", "c"):
             put(server, list_id, list_id.upper())
-        stream = EventStream(server, "/lists?live&limit=1&after=a")
+        stream = EventStream(server, "/events?limit=1&after=a")
         reset = next_event(stream, "reset")
         checks.equal("a paged stream's reset is that page, with next", reset, index_json(server, "?limit=1&after=a"))
         checks.equal("next is the page's last id", reset["next"], "b")
         stream.close()
-        status, _, body = server.request("GET", "/lists?live&limit=0")
+        status, _, page = server.request("GET", "/?after=a&limit=1", headers={"Accept": "text/html"})
+        checks.check("the paged index page names the same page's stream",
+                     status == 200 and b'data-live="/events?after=a&amp;limit=1"' in page, page[:400])
+        status, _, body = server.request("GET", "/events?limit=0")
         checks.check("a limit out of range is 400 problem+json", status == 400 and b'"status":400' in body, body[:200])
-        status, _, body = server.request("GET", "/lists?live&after=..")
+        status, _, body = server.request("GET", "/events?after=..")
         checks.check("an after that is no list id is 400", status == 400, body[:200])
 
 
@@ -97,10 +100,10 @@ def test_access():
         as_reader = {"Authorization": f"Bearer {reader}"}
         put(server, "alpha", "Alpha", headers=as_master)
         put(server, "beta", "Secret beta", headers=as_master)
-        anonymous = EventStream(server, "/lists?live")
+        anonymous = EventStream(server, "/events")
         checks.equal("--private: no token, 401", anonymous.status, 401)
         checks.check("and no list id or title in the answer", b"beta" not in anonymous.body and b"alpha" not in anonymous.body)
-        stream = EventStream(server, "/lists?live", headers=as_reader)
+        stream = EventStream(server, "/events", headers=as_reader)
         reset = next_event(stream, "reset")
         checks.equal("the reader's reset holds only what it may read", [entry["id"] for entry in reset["lists"]], ["alpha"])
         put(server, "beta", "Secret beta, renamed", headers=as_master)
@@ -117,9 +120,9 @@ def test_access():
 def test_bounded():
     with Server("--max-subscribers", "1") as server:
         put(server, "x", "X")
-        first = EventStream(server, "/lists?live")
+        first = EventStream(server, "/events")
         next_event(first, "reset")
-        second = EventStream(server, "/lists?live")
+        second = EventStream(server, "/events")
         checks.equal("past --max-subscribers the index stream is refused with 503", second.status, 503)
         checks.equal("with Retry-After", second.headers.get("retry-after"), "5")
         list_stream = EventStream(server, "/lists/x/events")
@@ -133,7 +136,7 @@ def test_two_instances():
     try:
         servers = clusterlib.instances(postgres.url, 2)
         one, two = servers
-        stream = EventStream(two, "/lists?live")
+        stream = EventStream(two, "/events")
         next_event(stream, "reset")
         put(one, "shared", "Made on one")
         checks.equal("a list created on instance 1 reaches instance 2's index stream", next_event(stream, "list"),

@@ -4,17 +4,19 @@ import ListModel
 import ListService
 import ServerSupport
 
-/// `GET /`: the HTML index of all lists (with `--private`, of those the caller may read), and the
-/// paging and validators it shares with `GET /lists` (API.md section 2).
+/// `GET /`: the HTML index of all lists (with `--private`, of those the caller may read), `GET
+/// /events` its live index, and the paging and validators they share with `GET /lists` (API.md
+/// sections 2 and 5).
 package enum IndexRoutes {
     package static func register(on router: inout Router, context: ServerContext) {
         router.get("/") { request in
             let page = try IndexPage(request, context)
             return html(page, request, context)
         }
+        router.get("/events") { request in try live(request, context) }
     }
 
-    /// `GET /lists?live`: the live index, a `text/event-stream` of the page `after` and `limit`
+    /// `GET /events`: the live index, a `text/event-stream` of the page `after` and `limit`
     /// name (API.md section 5, "The live index").
     /// - Throws: as `IndexPage`; 503 when the server holds `maxSubscribers` streams.
     package static func live(_ request: Request, _ context: ServerContext) throws -> Response {
@@ -34,11 +36,6 @@ package enum IndexRoutes {
         return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
             context.hub.attachIndex(subscribe, to: stream)
         }
-    }
-
-    /// Whether a request to `/lists` asks for the live index (`?live`).
-    package static func asksLive(_ request: Request) -> Bool {
-        request.queryItems.contains { $0.name == "live" }
     }
 
     /// The index page listing one page of lists with links (and `rel="next"` while more remain).
@@ -109,9 +106,9 @@ package struct IndexPage: Sendable {
         next.map { "\(path)?after=\($0)" + (limit == Self.defaultLimit ? "" : "&limit=\(limit)") }
     }
 
-    /// The live index of this page (`GET /lists?live`, with its `after` and `limit`).
+    /// The live index of this page (`GET /events`, with its `after` and `limit`).
     package var liveHref: String {
-        "/lists?live" + (after.map { "&after=\($0)" } ?? "") + (limit == Self.defaultLimit ? "" : "&limit=\(limit)")
+        "/events" + (after.map { "&after=\($0)" } ?? "") + (limit == Self.defaultLimit ? "" : "&limit=\(limit)")
     }
 
     /// The page's strong validator: its lists and their versions (a write to any of them, a list

@@ -17,7 +17,6 @@ package enum ListRoutes {
     /// `GET /lists`: JSON by default, the HTML index for browsers; with `--private`, only the
     /// lists the caller may read; paged past 500 lists (`IndexPage`).
     package static func index(_ request: Request, _ context: ServerContext) throws -> Response {
-        if IndexRoutes.asksLive(request) { return try IndexRoutes.live(request, context) }
         let page = try IndexPage(request, context)
         if Negotiation.prefersHTML(request) { return IndexRoutes.html(page, request, context) }
         let nextHref = page.nextHref(path: request.path)

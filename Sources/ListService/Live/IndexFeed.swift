@@ -3,7 +3,7 @@ import ListModel
 import ServerSupport
 import Synchronization
 
-/// The live index (`GET /lists?live`, docs/LIVE.md, "The live index"): one stream per open
+/// The live index (`GET /events`, docs/LIVE.md, "The live index"): one stream per open
 /// index, told of every list created, changed (title, rows, version) or deleted, on this
 /// instance or (through the registry's catch-ups) on another one.
 ///

@@ -2,7 +2,7 @@ import ListModel
 import ServerSupport
 
 extension LiveHub {
-    /// What an index stream (`GET /lists?live`) asked for: the page it shows (as `GET /lists`
+    /// What an index stream (`GET /events`) asked for: the page it shows (as `GET /lists`
     /// pages: ids after `after`, at most `limit`) and which lists its reader may see.
     package struct IndexRequest: Sendable {
         package let after: String?

@@ -78,7 +78,7 @@ package final class LiveHub: Sendable {
     package let directory = Mutex(Directory())
     package let limits: Limits
     package let renderer: HTMLRenderer
-    /// The index streams (`GET /lists?live`).
+    /// The index streams (`GET /events`).
     package let index: IndexFeed
     private let running = Atomic<Bool>(true)
     /// Live-view window patches made from the rows a write touched, and made by diffing whole
