@@ -108,7 +108,9 @@ package struct IndexPage: Sendable {
 
     /// The live index of this page (`GET /events`, with its `after` and `limit`).
     package var liveHref: String {
-        "/events" + (after.map { "&after=\($0)" } ?? "") + (limit == Self.defaultLimit ? "" : "&limit=\(limit)")
+        var query: [String] = after.map { ["after=\($0)"] } ?? []
+        if limit != Self.defaultLimit { query.append("limit=\(limit)") }
+        return query.isEmpty ? "/events" : "/events?" + query.joined(separator: "&")
     }
 
     /// The page's strong validator: its lists and their versions (a write to any of them, a list
