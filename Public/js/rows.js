@@ -313,7 +313,7 @@ export class SectionToggles {
   /**
    * Writes how many rows the section holds into its toggle's `span.section-count` ("12 rows
    * hidden", which list.css shows while the section is collapsed), adding the span when the
-   * header came without one (the live stream's headers do).
+   * header has none (the server renders none: HTML.md, "Collapsible sections").
    * @param {HTMLTableSectionElement} tbody
    * @param {Element} button
    */

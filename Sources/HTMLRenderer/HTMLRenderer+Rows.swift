@@ -139,11 +139,7 @@ extension HTMLWriter {
         }
     }
 
-    /// - Parameter shownRows: for a collapsible section of a page, how many of its rows the page
-    ///   holds: its toggle then ends with `<span class="section-count">N rows hidden</span>`,
-    ///   which list.css shows only while the client hides them (the client recounts it as rows
-    ///   come and go, and adds it to headers that come without it: live documents').
-    mutating func sectionHeaderRow(_ section: Section, columnCount: Int, shownRows: Int? = nil) {
+    mutating func sectionHeaderRow(_ section: Section, columnCount: Int) {
         guard let header = section.header else { return }
         raw("<tr class=\"section-header\"><th scope=\"rowgroup\" colspan=\"")
         decimal(columnCount)
@@ -155,11 +151,6 @@ extension HTMLWriter {
             escape(HTMLRenderer.sectionElementID(section.key))
             raw("\">")
             text(header)
-            if let shownRows {
-                raw("<span class=\"section-count\">")
-                appendGrouped(UInt64(max(0, shownRows)))
-                raw(shownRows == 1 ? " row hidden</span>" : " rows hidden</span>")
-            }
             raw("</button>")
         } else {
             text(header)

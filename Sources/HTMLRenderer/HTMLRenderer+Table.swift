@@ -133,7 +133,7 @@ extension HTMLWriter {
                 continued ? raw(" class=\"continued\">\n") : raw(">\n")
             }
             if !continued, section.header != nil {
-                sectionHeaderRow(section, columnCount: columns.count, shownRows: part.rows.count)
+                sectionHeaderRow(section, columnCount: columns.count)
                 byte(0x0A)
             }
             let rows = section.rows
