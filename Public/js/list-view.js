@@ -40,6 +40,40 @@ function viewParameters(search = location.search) {
   } catch (e) { return ''; }
 }
 
+/**
+ * On a lazy-rows table (each row lays out its cells as a grid of its own, of equal columns by
+ * default: list.css), gives each number column the width its longest number and its label
+ * need (at least six characters, so that the columns do not widen at every page of a long
+ * list), and the rest of the width to the other columns, in `--list-grid` (list.css's
+ * `grid-template-columns` of the head row and the rows). Without the client the columns stay
+ * equal; other tables size their columns by content.
+ * @param {HTMLTableElement} table
+ */
+function fitNumberColumns(table) {
+  const head = table.classList.contains('lazy-rows') && table.tHead ? table.tHead.rows[0] : null;
+  if (!head) return;
+  const heads = Array.from(head.cells);
+  const numbers = heads.map((th) => th.classList.contains('num'));
+  if (!numbers.includes(true)) return;
+  const longest = heads.map(() => 6);
+  for (const tr of table.querySelectorAll('tbody > tr[data-row]')) {
+    for (let i = 0; i < heads.length; i++) {
+      const cell = numbers[i] ? /** @type {HTMLTableRowElement} */ (tr).cells[i] : null;
+      if (cell) longest[i] = Math.max(longest[i], (cell.textContent || '').trim().length);
+    }
+  }
+  const style = getComputedStyle(heads[0]);
+  const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const label = document.createRange();
+  const template = heads.map((th, i) => {
+    if (!numbers[i]) return 'minmax(0, 1fr)';
+    label.selectNodeContents(th);
+    const labelWidth = Math.ceil(label.getBoundingClientRect().width);
+    return `max(calc(${longest[i]}ch + ${padding}px), ${labelWidth + padding}px)`;
+  }).join(' ');
+  if (table.style.getPropertyValue('--list-grid') !== template) table.style.setProperty('--list-grid', template);
+}
+
 /** One enhanced table: owns the view document and deletion; wires the parts together. */
 export class ListView {
   /**
@@ -97,6 +131,10 @@ export class ListView {
     table.style.overflowAnchor = 'none'; // this client anchors the scroll itself
     table.classList.add('list-enhanced'); // list-client.css hides collapsed rows only then
     copyRowHeights(table);
+    fitNumberColumns(table);
+    // Longer numbers may come with new rows: the number columns widen to fit them.
+    for (const type of ['list:updated', 'list:paginationended']) table.addEventListener(type, () => fitNumberColumns(table));
+    window.addEventListener('resize', () => fitNumberColumns(table)); // narrow screens pad cells less
     table.addEventListener('click', (e) => this.onClick(e));
     this.pager.observe();
     if (config.live && typeof EventSource === 'function') this.live.connect(true);

@@ -10,6 +10,9 @@ import { PatchError } from './json-patch.js';
 
 /** @typedef {import('./config.js').Config} Config */
 
+/** Counts as the server writes them (`1,234`). */
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 // ---------------------------------------------------------------------------------------
 // The view document (docs/LIVE.md): its types, de-duplication, row count, keys as the DOM holds them.
 
@@ -304,6 +307,26 @@ export class SectionToggles {
     tbody.classList.add('collapsible');
     tbody.classList.toggle('collapsed', collapsed);
     tbody.classList.toggle('list-collapsed', collapsed); // what list.css hides
+    this.count(tbody, button);
+  }
+
+  /**
+   * Writes how many rows the section holds into its toggle's `span.section-count` ("12 rows
+   * hidden", which list.css shows while the section is collapsed), adding the span when the
+   * header has none (the server renders none: HTML.md, "Collapsible sections").
+   * @param {HTMLTableSectionElement} tbody
+   * @param {Element} button
+   */
+  count(tbody, button) {
+    const n = tbody.querySelectorAll(':scope > tr[data-row]').length;
+    let span = button.querySelector(':scope > span.section-count');
+    if (!span) {
+      span = document.createElement('span');
+      span.className = 'section-count';
+      button.append(span);
+    }
+    const text = `${grouped.format(n)} ${n === 1 ? 'row' : 'rows'} hidden`;
+    if (span.textContent !== text) span.textContent = text;
   }
 }
 

@@ -22,14 +22,24 @@ extension HTMLRenderer {
     ///
     /// The id is percent-encoded as a path segment (ids are path-safe by API rules, so this
     /// normally changes nothing) and then escaped; an empty index says "No lists yet.". The index
-    /// links `list.css` but needs no script; its caption is the page's `<h1>`. With `nextHref`
-    /// (the index is paged), it ends with a `rel="next"` link to the next page.
-    public func indexPage(_ lists: [ListSummary], assetsPath: String = "/assets", nextHref: String? = nil) -> [UInt8] {
-        var out = HTMLWriter(capacity: 1024 + lists.count * 160)
-        out.documentStart(title: "Lists", assetsPath: assetsPath, script: false)
+    /// links `list.css`; its caption is the page's `<h1>`. With `nextHref` (the index is paged),
+    /// it ends with a `rel="next"` link to the next page. With `liveHref` (the live index of
+    /// this page, `GET /events`), the table carries it as `data-live` and the page loads the
+    /// client, which keeps the rows current (each `<tr>` names its list in `data-id`).
+    public func indexPage(
+        _ lists: [ListSummary], assetsPath: String = "/assets", nextHref: String? = nil, liveHref: String? = nil
+    ) -> [UInt8] {
+        var out = HTMLWriter(capacity: 1024 + lists.count * 180)
+        out.documentStart(title: "Lists", assetsPath: assetsPath, script: liveHref != nil)
+        out.raw("<table class=\"list index\"")
+        if let liveHref {
+            out.raw(" data-live=\"")
+            out.escape(liveHref)
+            out.raw("\"")
+        }
         out.raw(
             """
-            <table class="list index">
+            >
             <caption><h1>Lists</h1></caption>
             <thead><tr><th scope="col">Title</th><th scope="col">Id</th>\
             <th scope="col" class="num">Rows</th><th scope="col" class="num">Version</th></tr></thead>
@@ -37,7 +47,9 @@ extension HTMLRenderer {
 
             """)
         for list in lists {
-            out.raw("<tr class=\"linked\"><td><a class=\"row-link\" href=\"/lists/")
+            out.raw("<tr class=\"linked\" data-id=\"")
+            out.escape(list.id)
+            out.raw("\"><td><a class=\"row-link\" href=\"/lists/")
             var path = HTMLWriter(capacity: list.id.utf8.count + 8)
             path.pathSegment(list.id)
             out.escape(String(decoding: path.bytes, as: UTF8.self))

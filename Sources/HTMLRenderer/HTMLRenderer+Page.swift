@@ -120,7 +120,7 @@ extension HTMLWriter {
     /// The modules `js/main.js` imports (Public/js/README.md), fetched at once with it rather than
     /// after it; `Tests/browser/check_modules.py` keeps this list equal to the folder's.
     static let clientModules = [
-        "list-view.js", "view-controls.js", "edit-mode.js", "rows.js", "edit-rows.js", "pager.js", "live-stream.js",
+        "list-view.js", "index-view.js", "view-controls.js", "edit-mode.js", "rows.js", "edit-rows.js", "pager.js", "live-stream.js",
         "edit-writes.js", "json-patch.js", "config.js",
     ]
 

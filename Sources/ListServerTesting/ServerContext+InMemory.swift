@@ -7,9 +7,10 @@ import ServerSupport
 
 extension ServerContext {
     /// A context over an in-memory store, as `list-server --db :memory:` would build it.
-    package static func inMemory(token: String? = nil, maxLists: Int = ServerDefaults.maxLists, maxRows: Int = ServerDefaults.maxRows)
-        throws -> ServerContext
-    {
+    package static func inMemory(
+        token: String? = nil, maxLists: Int = ServerDefaults.maxLists, maxRows: Int = ServerDefaults.maxRows,
+        baseURL: String? = nil
+    ) throws -> ServerContext {
         let store = try SQLiteStore(path: ":memory:")
         let hub = LiveHub(renderer: HTMLRenderer())
         let registry = try ListRegistry(store: store, maxLists: maxLists, publish: { hub.receive($0) })
@@ -18,6 +19,7 @@ extension ServerContext {
             viewLinkSecret: AccessPolicy.randomSecret())
         return ServerContext(
             assets: try StaticFiles(directory: PublicDirectory.locate(explicit: nil)),
-            registry: registry, hub: hub, authorization: Authorization(policy: policy), maxRows: maxRows)
+            registry: registry, hub: hub, authorization: Authorization(policy: policy), maxRows: maxRows,
+            baseURL: baseURL)
     }
 }

@@ -28,6 +28,14 @@ struct ServingOptions: ParsableArguments {
     var corsOrigins: [String] = []
 
     @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp(
+            "Where clients reach this server behind a proxy (e.g. https://lists.example.com): view and edit links' "
+                + "url is made on it instead of the request's Host. An absolute http(s) URL, no query or fragment.",
+            valueName: "url"))
+    var baseURL: String?
+
+    @Option(
         help: ArgumentHelp(
             "A name for this instance among several (A-Za-z0-9_-, up to 32): its subscription ids start with it and a dot, so a load balancer can send …/more to the instance that holds the stream.",
             valueName: "name"))
@@ -160,7 +168,9 @@ struct LiveOptions: ParsableArguments {
             valueName: "count"))
     var maxViews = ServerDefaults.maxViews
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Most open /events streams; more get 503.", valueName: "count"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Most open live streams (/lists/{id}/events and the live index, /events); more get 503.", valueName: "count"))
     var maxSubscribers = ServerDefaults.maxSubscribers
 
     @Option(

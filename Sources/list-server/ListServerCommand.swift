@@ -53,6 +53,9 @@ struct ListServerCommand: ParsableCommand {
             throw ValidationError(
                 "--cors-origin \(origin): an origin is scheme://host[:port] (http or https), with no path or trailing slash.")
         }
+        if let baseURL = serving.baseURL, case .failure(let reason) = BaseURL.validated(baseURL) {
+            throw ValidationError("--base-url \(baseURL): \(reason).")
+        }
         guard limits.headerTimeout >= 0, limits.bodyTimeout >= 0, limits.bodyMinRate >= 0 else {
             throw ValidationError("--header-timeout, --body-timeout and --body-min-rate must not be negative.")
         }
@@ -90,6 +93,7 @@ struct ListServerCommand: ParsableCommand {
         settings.diskReserve = storage.diskReserve
         settings.maxViews = live.maxViews
         settings.writeTimeoutSeconds = limits.writeTimeout
+        settings.baseURL = serving.baseURL.flatMap { try? BaseURL.validated($0).get() }
         try App(settings: settings).run()
     }
 }

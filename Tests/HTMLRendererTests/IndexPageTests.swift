@@ -20,10 +20,11 @@ import Testing
 
     @Test func snapshot() {
         assertSnapshot(
-            renderer.indexPage([
-                ListSummary(id: "countries", title: "Countries", rows: 4, version: 7),
-                ListSummary(id: "groceries", title: "Groceries & <stuff>", rows: 1200, version: 31),
-            ]), named: "index")
+            renderer.indexPage(
+                [
+                    ListSummary(id: "countries", title: "Countries", rows: 4, version: 7),
+                    ListSummary(id: "groceries", title: "Groceries & <stuff>", rows: 1200, version: 31),
+                ], liveHref: "/events"), named: "index")
     }
 
     @Test func aPagedIndexLinksToItsNextPage() {
@@ -50,6 +51,15 @@ import Testing
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("<code>a&quot;b c&lt;</code>"))
+    }
+
+    @Test func aLiveIndexNamesItsStreamAndLoadsTheClient() {
+        let summaries = [ListSummary(id: "a\"b", title: "A", rows: 1, version: 1)]
+        let html = string(renderer.indexPage(summaries, liveHref: "/events?after=x\"y"))
+        #expect(html.contains(#"<table class="list index" data-live="/events?after=x&quot;y">"#))
+        #expect(html.contains(#"<tr class="linked" data-id="a&quot;b">"#))
+        #expect(html.contains(#"<script type="module" src="/assets/js/main.js"></script>"#))
+        #expect(!string(renderer.indexPage(summaries)).contains("data-live"))
     }
 
     @Test func assetsPathIsHonoured() {

@@ -184,8 +184,11 @@ struct ListRoutesTests {
     @Test func deleteRemovesTheList() throws {
         try client.put("/lists/g", json: groceries)
         #expect(try client.send(.delete, "/lists/g").status == 204)
-        #expect(try client.get("/lists/g").status == 404)
-        #expect(try client.send(.delete, "/lists/g").status == 404)
+        let gone = try client.get("/lists/g", accept: "application/json")
+        #expect(gone.status == 410)
+        #expect(gone.body.contains(#""detail":"List \"g\" was deleted.""#))
+        #expect(try client.send(.delete, "/lists/g").status == 410)
+        #expect(try client.get("/lists/never").status == 404, "a list that never existed is still 404")
         #expect(try client.put("/lists/g", json: groceries).status == 201, "the id is free again")
     }
 

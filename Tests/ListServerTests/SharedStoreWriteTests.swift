@@ -87,9 +87,9 @@ struct SharedStoreWriteTests {
                 try b.pump(client)
                 #expect(client.deleted, "b's subscribers are told of a's deletion")
             }
-            #expect(try b.client.get("/lists/l", accept: "application/json").status == 404)
+            #expect(try b.client.get("/lists/l", accept: "application/json").status == 410)
             // c was never told: its write finds the deletion in the store.
-            #expect(try c.client.post("/lists/l/sections/s/rows", json: Self.row("x")).status == 404)
+            #expect(try c.client.post("/lists/l/sections/s/rows", json: Self.row("x")).status == 410)
             let created = try b.client.put("/lists/l", json: Self.document)
             #expect(created.status == 201)
             #expect(created.header("ETag") == "\"3\"", "the list created again continues after its deletion (2)")

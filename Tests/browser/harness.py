@@ -481,7 +481,7 @@ performance.setResourceTimingBufferSize(100000);  // tests count requests from r
 window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
 document.addEventListener('securitypolicyviolation', (e) => window.__errors.push('CSP: ' + e.violatedDirective));
 for (const name of ['list:paginationstarted', 'list:paginationended', 'list:paginationfailed',
-                    'list:updated', 'list:resync', 'list:deleted']) {
+                    'list:updated', 'list:resync', 'list:deleted', 'list:indexupdated']) {
   document.addEventListener(name, (e) => window.__events.push({type: e.type, detail: e.detail,
     animating: document.querySelectorAll('.list-enter, .list-leave, tr[style]').length}), true);
 }

@@ -82,7 +82,8 @@ def test_collapsed_section_survives_a_write(server, browser):
     browser.wait_version(version, updated=False)
     equal(browser.js("""const b = document.querySelector('tbody[data-section="s1"]');
         return [b.querySelector('button').textContent, b.querySelector('button').getAttribute('aria-expanded'),
-                getComputedStyle(b.querySelector('tr[data-row="x"]')).display]"""), ["Folded", "false", "none"], "still collapsed")
+                getComputedStyle(b.querySelector('tr[data-row="x"]')).display]"""), ["Folded4 rows hidden", "false", "none"],
+          "still collapsed, and the new header says how many rows it hides (3 and x)")
 
 
 def test_rows_added_above_keep_the_view_still(server, browser):

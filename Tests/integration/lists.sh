@@ -209,11 +209,11 @@ http DELETE /lists/p
 check "DELETE is 204" eq "$STATUS" 204
 check "204 has no body" eq "$BODY" ""
 http GET /lists/p -H 'Accept: application/json'
-check "a deleted list is 404" is_problem 404
+check "a deleted list is 410 Gone" is_problem 410
 http GET /lists/p
-check "a deleted list's page is 404" is_problem 404
+check "a deleted list's page is 410" is_problem 410
 http DELETE /lists/p
-check "DELETE again is 404" is_problem 404
+check "DELETE again is 410" is_problem 410
 put_json /lists/p '{"title": "Again"}'
 # Versions continue across the deletion, so an old If-Match or Last-Event-ID never matches the new list.
 again=$(header etag)

@@ -165,6 +165,7 @@ ENDPOINTS = [
     ("GET /openapi.json", "public", "GET", "/openapi.json", None, None, None, 200, False),
     ("GET /", "index", "GET", "/", None, None, "text/html", 200, False),
     ("GET /lists", "index", "GET", "/lists", None, None, "application/json", 200, False),
+    ("GET /events", "index", "STREAM", "/events", None, None, None, 200, False),
     ("GET /lists/alpha (JSON)", "read", "GET", "/lists/alpha", None, None, "application/json", 200, False),
     ("GET /lists/alpha (page)", "read", "GET", "/lists/alpha?limit=1", None, None, "text/html", 200, False),
     ("GET /lists/alpha/rows", "read", "GET", "/lists/alpha/rows?limit=1", None, None, "application/json", 200, False),
@@ -187,7 +188,7 @@ ENDPOINTS = [
 
 # The OpenAPI operation of each endpoint, and the statuses the matrix saw it answer.
 OPERATION_OF = {"GET /healthz": "health", "GET /assets/js/main.js": "asset", "GET /openapi.json": "openapi", "GET /": "indexPage",
-                "GET /lists": "listLists", "GET /lists/alpha (JSON)": "getList", "GET /lists/alpha (page)": "getList",
+                "GET /lists": "listLists", "GET /events": "indexEvents", "GET /lists/alpha (JSON)": "getList", "GET /lists/alpha (page)": "getList",
                 "GET /lists/alpha/rows": "listRows", "GET /lists/alpha/events": "events",
                 "POST /lists/alpha/subscriptions/{sub}/more": "more", "PUT /lists/alpha": "putList",
                 "PATCH /lists/alpha": "patchList", "POST /lists/alpha/sections/s/rows": "insertRows",
@@ -275,6 +276,10 @@ def run_matrix(private):
                                  'error="insufficient_scope"' in answer.get("www-authenticate", ""), answer)
                 if status == 200 and what == "GET /lists":
                     checks.equal(f"{cell} lists what it may read", [e["id"] for e in json.loads(body)["lists"]],
+                                 expected_lists(name, private))
+                if status == 200 and what == "GET /events":
+                    reset = json.loads(body.split(b"data: ", 1)[1])
+                    checks.equal(f"{cell}: its reset lists what it may read", [e["id"] for e in reset["lists"]],
                                  expected_lists(name, private))
                 if status == 200 and what == "GET /":
                     shown = re.findall(r'href="/lists/([a-z]+)"', body.decode())

@@ -40,6 +40,13 @@ def main():
     checks.check("--help groups the options: serving, storage, access, limits, live",
                  groups == ["SERVING:", "STORAGE:", "ACCESS:", "LIMITS:", "LIVE:"], groups)
 
+    serving = out.split("SERVING:", 1)[-1].split("STORAGE:", 1)[0]
+    checks.check("--help lists --base-url with the serving options", "--base-url <url>" in serving, serving)
+    for bad in ["lists.example.com", "ftp://example.com", "https://example.com/?x=1", "https://example.com/#a"]:
+        status, out = run("--base-url", bad, "--db", ":memory:", "--port", "0")
+        checks.check(f"--base-url {bad} stops the start, naming the flag and the rule",
+                     status != 0 and "--base-url" in out and "http" in out and "ready" not in out, out)
+
     for flag in ["--max-body", "--max-rows", "--port", "--stale-timeout"]:
         status, out = run(flag, "-5", "--db", ":memory:")
         checks.check(f"{flag} -5 says the value is out of range, not that it is missing",

@@ -82,7 +82,7 @@ def test_full_disk(mount):
         status, _, _ = server.request("GET", "/healthz")
         checks.equal("/healthz is 200 again", status, 200)
         status, _, _ = server.request("GET", "/lists/l0", headers={"Accept": "application/json"})
-        checks.equal("the deleted list is gone", status, 404)
+        checks.equal("the deleted list is gone (410)", status, 410)
 
     fill_filesystem(mount)
     with Server("--disk-reserve", RESERVE, db=db) as server:

@@ -183,7 +183,7 @@ def test_deleted(server):
     checks.equal("the stream gets event: deleted", [e.name for e in events], ["deleted"])
     checks.check("then the stream ends", ended)
     missing = EventStream(server, f"/lists/{list_id}/events?view=json")
-    checks.equal("subscribing to the deleted list is 404", missing.status, 404)
+    checks.equal("subscribing to the deleted list is 410 Gone", missing.status, 410)
 
 
 def test_recreated_list(server):

@@ -25,7 +25,7 @@ package enum Conditional {
         guard let header = request.headers[name]?.trimmingSpaces, !header.isEmpty else { return nil }
         if header == "*" { return .any }
         guard let tags = entityTags(header) else {
-            throw HTTPError(.badRequest, "\(name) must be * or entity tags such as \"7\", not \(header).")
+            throw HTTPError(.badRequest, "\(name) must be * or entity tags such as \"7\", not \"\(header)\".")
         }
         return .tags(tags.map(EntityTag.identity))
     }

@@ -49,6 +49,8 @@ package enum ErrorPages {
             return ("Ask the list's owner for a new view link.", [])
         case 404:
             return (nil, [("/", "All lists")])
+        case 410:
+            return ("Its owner deleted it. If a list is made again under this address, it will show here.", [("/", "All lists")])
         case 503:
             return ("This is usually brief: reload the page in a moment.", [("/", "All lists")])
         default:

@@ -52,7 +52,7 @@ package enum Negotiation {
             let acceptPatch: HTTPHeaders = mediaType.hasSuffix("patch+json") ? ["Accept-Patch": mediaType] : [:]
             throw HTTPError(
                 .unsupportedMediaType,
-                "This endpoint takes Content-Type: \(mediaType)\(given.map { ", not \($0)" } ?? "").",
+                "This endpoint takes Content-Type: \(mediaType)\(given.map { ", not \"\($0)\"" } ?? "").",
                 headers: acceptPatch)
         }
     }

@@ -3,10 +3,11 @@ import HTTPServer
 import ListService
 
 extension RegistryError: HTTPResponseError {
-    /// 404, 412, 507 (too many lists) or 503 with `Retry-After` (contended, busy, queue full), as the cases say.
+    /// 404, 410 (deleted), 412, 507 (too many lists) or 503 with `Retry-After` (contended, busy, queue full), as the cases say.
     package var status: HTTPStatus {
         switch self {
         case .notFound: .notFound
+        case .gone: .gone
         case .preconditionFailed: .preconditionFailed
         case .tooManyLists: .insufficientStorage
         case .contended, .busy, .queueFull: .serviceUnavailable
@@ -16,6 +17,7 @@ extension RegistryError: HTTPResponseError {
     package var problemDetail: String? {
         switch self {
         case .notFound(let id): "There is no list \"\(id)\"."
+        case .gone(let id, _): "List \"\(id)\" was deleted."
         case .preconditionFailed(let message): message
         case .tooManyLists(let limit): "The server holds its limit of \(limit) lists; delete one first."
         case .contended(let id): "Other writers kept changing list \"\(id)\" first; try again."

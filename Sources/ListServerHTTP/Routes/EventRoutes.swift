@@ -39,7 +39,7 @@ package enum EventRoutes {
             // The client saw a newer version (on another instance): catch up first, so that the
             // stream never takes it back.
             try context.registry.catchUp(id: id)
-            guard let caughtUp = context.registry.snapshot(id: id) else { throw RegistryError.notFound(id: id) }
+            guard let caughtUp = context.registry.snapshot(id: id) else { throw context.registry.missing(id: id) }
             snapshot = caughtUp
         }
         if subscribe.view == .json, subscribe.query == nil, let since = subscribe.since, since < snapshot.version {
@@ -135,6 +135,10 @@ package enum EventRoutes {
         let id = try ListID.validated(request.parameter("id"))
         try context.authorization.requireRead(request, list: id)
         let subscription = try request.parameter("sub")
+        // A deleted list's streams have ended: its subscriptions answer 410 as the list does.
+        if context.registry.snapshot(id: id) == nil, case .gone(let id, let version) = context.registry.missing(id: id) {
+            throw RegistryError.gone(id: id, version: version)
+        }
         let limit = try PageQuery(request).limit
         let (rows, more) = try context.hub.extend(subscription: subscription, listID: id, by: limit)
         let body: JSONValue = .object(

@@ -2,14 +2,39 @@ import HTMLRenderer
 import HTTPServer
 import ListModel
 import ListService
+import ServerSupport
 
-/// `GET /`: the HTML index of all lists (with `--private`, of those the caller may read), and the
-/// paging and validators it shares with `GET /lists` (API.md section 2).
+/// `GET /`: the HTML index of all lists (with `--private`, of those the caller may read), `GET
+/// /events` its live index, and the paging and validators they share with `GET /lists` (API.md
+/// sections 2 and 5).
 package enum IndexRoutes {
     package static func register(on router: inout Router, context: ServerContext) {
         router.get("/") { request in
             let page = try IndexPage(request, context)
             return html(page, request, context)
+        }
+        router.get("/events") { request in try live(request, context) }
+    }
+
+    /// `GET /events`: the live index, a `text/event-stream` of the page `after` and `limit`
+    /// name (API.md section 5, "The live index").
+    /// - Throws: as `IndexPage`; 503 when the server holds `maxSubscribers` streams.
+    package static func live(_ request: Request, _ context: ServerContext) throws -> Response {
+        let (limit, after) = try IndexPage.range(request)
+        let readable = try context.authorization.readableLists(request)
+        guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
+            throw HTTPError(
+                .serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
+                headers: ["Retry-After": "5"])
+        }
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/event-stream",
+            "Cache-Control": context.authorization.cacheControl(request),
+            "X-Accel-Buffering": "no",
+        ]
+        let subscribe = LiveHub.IndexRequest(after: after, limit: limit, readable: readable)
+        return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
+            context.hub.attachIndex(subscribe, to: stream)
         }
     }
 
@@ -22,7 +47,9 @@ package enum IndexRoutes {
             let summaries = page.lists.map { snapshot in
                 ListSummary(id: snapshot.id, title: snapshot.document.title, rows: snapshot.list.rowCount, version: snapshot.version)
             }
-            var response = Response.html(HTMLRenderer().indexPage(summaries, assetsPath: context.assetsPath, nextHref: nextHref))
+            let html = HTMLRenderer().indexPage(
+                summaries, assetsPath: context.assetsPath, nextHref: nextHref, liveHref: page.liveHref)
+            var response = Response.html(html)
             page.addHeaders(&response, variant: "html", nextHref: nextHref, cacheControl: cacheControl)
             SecurityHeaders.apply(to: &response)
             return response
@@ -47,15 +74,7 @@ package struct IndexPage: Sendable {
     /// - Throws: 400 for a `limit` out of range or an `after` that is not a list id; 401 under
     ///   `--private` without a known token.
     package init(_ request: Request, _ context: ServerContext) throws {
-        limit = try PageQuery.limit(request, default: Self.defaultLimit, max: Self.maxLimit)
-        if let after = request.query("after") {
-            guard ListID.isValid(after) else {
-                throw HTTPError(.badRequest, "after must be a list id (the last of the previous page). " + ListID.rule)
-            }
-            self.after = after
-        } else {
-            after = nil
-        }
+        (limit, after) = try Self.range(request)
         let readable = try context.authorization.readableLists(request)
         let after = self.after
         var page: [ListSnapshot] = []
@@ -71,9 +90,27 @@ package struct IndexPage: Sendable {
         next = more ? page.last?.id : nil
     }
 
+    /// The `limit` and `after` a request asks for.
+    /// - Throws: 400 for a `limit` out of range or an `after` that is not a list id.
+    package static func range(_ request: Request) throws -> (limit: Int, after: String?) {
+        let limit = try PageQuery.limit(request, default: Self.defaultLimit, max: Self.maxLimit)
+        guard let after = request.query("after") else { return (limit, nil) }
+        guard ListID.isValid(after) else {
+            throw HTTPError(.badRequest, "after must be a list id (the last of the previous page). " + ListID.rule)
+        }
+        return (limit, after)
+    }
+
     /// The link to the next page at `path` (the request's), keeping a `limit` that is not the default.
     package func nextHref(path: String) -> String? {
         next.map { "\(path)?after=\($0)" + (limit == Self.defaultLimit ? "" : "&limit=\(limit)") }
+    }
+
+    /// The live index of this page (`GET /events`, with its `after` and `limit`).
+    package var liveHref: String {
+        var query: [String] = after.map { ["after=\($0)"] } ?? []
+        if limit != Self.defaultLimit { query.append("limit=\(limit)") }
+        return query.isEmpty ? "/events" : "/events?" + query.joined(separator: "&")
     }
 
     /// The page's strong validator: its lists and their versions (a write to any of them, a list

@@ -12,7 +12,8 @@ package enum LinkRoutes {
     }
 
     /// 201 `{"url": "http://HOST/lists/{id}?key=…", "expires": "<RFC 3339>"}`, also in `Location`:
-    /// an absolute URL, ready to send, on the host (and scheme) the request came to.
+    /// an absolute URL, ready to send, on `--base-url`, else on the host (and scheme) the request
+    /// came to.
     /// - Throws: 401/403 as for any write, 400 for a bad id or `expires`, 404 for an unknown list.
     package static func create(_ request: Request, _ context: ServerContext) throws -> Response {
         let rights = try context.authorization.writer(request)
@@ -23,7 +24,7 @@ package enum LinkRoutes {
         let expiry = Int(Date().timeIntervalSince1970) + lifetime
         let right = try linkRight(request)
         let path = "/lists/\(id)?key=\(context.authorization.policy.viewLinks.key(for: id, expiry: expiry, right: right))"
-        let url = origin(of: request).map { $0 + path } ?? path
+        let url = (context.baseURL ?? origin(of: request)).map { $0 + path } ?? path
         let body: JSONValue = .object(
             JSONObject([
                 ("url", .string(url)),

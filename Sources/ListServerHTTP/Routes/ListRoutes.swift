@@ -22,14 +22,7 @@ package enum ListRoutes {
         let nextHref = page.nextHref(path: request.path)
         let cacheControl = context.authorization.cacheControl(request)
         return .validated(etag: page.etag(variant: nil)) {
-            let entries: [JSONValue] = page.lists.map { snapshot in
-                [
-                    "id": .string(snapshot.id),
-                    "title": .string(snapshot.document.title),
-                    "rows": .number(Double(snapshot.list.rowCount)),
-                    "version": .number(Double(snapshot.version)),
-                ]
-            }
+            let entries: [JSONValue] = page.lists.map(IndexFeed.summary)
             let body = JSONValue.object(JSONObject([("lists", .array(entries)), ("next", page.next.map { .string($0) } ?? .null)]))
             var response = Response.json(body.serialized())
             page.addHeaders(&response, variant: nil, nextHref: nextHref, cacheControl: cacheControl)

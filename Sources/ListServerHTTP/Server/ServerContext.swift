@@ -20,16 +20,21 @@ package final class ServerContext: Sendable {
     package let authorization: Authorization
     package let renderer: HTMLRenderer
     package let documentLimits: ListDocument.Limits
+    /// `--base-url` (validated, no trailing slash): view and edit links are made on it; nil:
+    /// on the request's `Host`.
+    package let baseURL: String?
 
     /// - Parameters:
     ///   - authorization: the access rules; by default open writes and public reads, with view
     ///     links signed by a secret of this process alone.
     ///   - maxRows: the most rows one list may hold (`--max-rows`).
+    ///   - baseURL: `--base-url`, as `BaseURL.validated` returns it.
     package init(
         assets: StaticFiles, registry: ListRegistry, hub: LiveHub, metrics: ServerMetrics = ServerMetrics(),
         renderer: HTMLRenderer = HTMLRenderer(), authorization: Authorization? = nil,
-        maxRows: Int = ServerDefaults.maxRows
+        maxRows: Int = ServerDefaults.maxRows, baseURL: String? = nil
     ) {
+        self.baseURL = baseURL
         self.assets = assets
         self.assetsVersion = assets.contentVersion()
         // Never stale for a browser that keeps it: a changed file gets a new version, so a new path.

@@ -46,7 +46,7 @@ extension ListRegistry {
         _ compute: (ListSnapshot?) throws -> (list: IndexedList, patch: JSONPatch, rows: IndexedRowEdit?)
     ) throws -> ListSnapshot {
         try committing(id: id, creating: mayCreate) { entry, old, deadline in
-            guard old != nil || mayCreate else { throw RegistryError.notFound(id: id) }
+            guard old != nil || mayCreate else { throw missing(id: id) }
             if let failure = precondition.failure(version: old?.version) {
                 throw RegistryError.preconditionFailed(failure)
             }
@@ -73,7 +73,7 @@ extension ListRegistry {
     @discardableResult
     package func delete(id: String, precondition: WritePrecondition = .none) throws -> ListSnapshot {
         try committing(id: id, creating: false) { entry, old, deadline in
-            guard let old else { throw RegistryError.notFound(id: id) }
+            guard let old else { throw missing(id: id) }
             if let failure = precondition.failure(version: old.version) {
                 throw RegistryError.preconditionFailed(failure)
             }

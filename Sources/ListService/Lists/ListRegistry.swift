@@ -88,10 +88,20 @@ package final class ListRegistry: Sendable {
     }
 
     /// `find` for a request about one list: the list must exist.
-    /// - Throws: `RegistryError.notFound` when there is no such list (404, API/RegistryError+HTTP.swift).
+    /// - Throws: `RegistryError.gone` for a deleted list (410), `.notFound` when there never
+    ///   was one (404, API/RegistryError+HTTP.swift).
     package func existing(id: String) throws -> ListSnapshot {
-        guard let snapshot = find(id: id) else { throw RegistryError.notFound(id: id) }
+        guard let snapshot = find(id: id) else { throw missing(id: id) }
         return snapshot
+    }
+
+    /// Why there is no list `id`: it was deleted (its tombstone says when), or there never was one.
+    ///
+    /// Tombstones are not bounded: each holds the version a list created again under its id
+    /// continues from, so that no version (and no `ETag` a client holds) is ever reused; one is
+    /// an id and a number, and the ids a server has seen deleted are at most the ids it has seen.
+    package func missing(id: String) -> RegistryError {
+        tombstones.withLock { $0[id] }.map { .gone(id: id, version: $0) } ?? .notFound(id: id)
     }
 
     /// Every list's current snapshot, ordered by id.

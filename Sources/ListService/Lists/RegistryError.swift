@@ -2,6 +2,8 @@
 package enum RegistryError: Error, Equatable {
     /// No list with this id (HTTP 404).
     case notFound(id: String)
+    /// The list existed and was deleted, at `version`, and was not created again (HTTP 410).
+    case gone(id: String, version: Int)
     /// `If-Match` or `If-None-Match` does not hold (HTTP 412); the message says why.
     case preconditionFailed(String)
     /// Creating the list would pass the server's limit (HTTP 507).

@@ -8,6 +8,7 @@ extension LiveHub {
     package func receive(_ change: ListChange) {
         let channel = directory.withLock { directory -> LiveChannel? in
             directory.record(change)
+            index.post(change)
             return directory.channels[change.id]
         }
         guard let channel, channel.post(change, mergingBeyond: limits.maxPendingChanges) else { return }

@@ -86,6 +86,8 @@ package final class LiveHub: Sendable {
     package let presence = Mutex(PresenceBook())
     package let limits: Limits
     package let renderer: HTMLRenderer
+    /// The index streams (`GET /events`).
+    package let index: IndexFeed
     private let running = Atomic<Bool>(true)
     /// Live-view window patches made from the rows a write touched, and made by diffing whole
     /// windows (tests read them; docs/LIVE.md, "Live views").
@@ -98,6 +100,7 @@ package final class LiveHub: Sendable {
     package init(renderer: HTMLRenderer, limits: Limits = Limits()) {
         self.renderer = renderer
         self.limits = limits
+        index = IndexFeed(maxBufferedBytes: limits.maxBufferedBytes)
     }
 
     /// How many streams are open (or being opened).

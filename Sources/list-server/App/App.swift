@@ -23,7 +23,7 @@ struct App {
         let policy = try AccessPolicy.starting(settings: settings, tokens: tokens, store: store)
         let context = ServerContext(
             assets: try StaticFiles(directory: publicDirectory), registry: registry, hub: hub,
-            authorization: Authorization(policy: policy), maxRows: settings.maxRows)
+            authorization: Authorization(policy: policy), maxRows: settings.maxRows, baseURL: settings.baseURL)
         Log.info("static files: \(context.assets.root)")
 
         raiseFileLimit()

@@ -34,6 +34,8 @@ struct Settings: Sendable {
     var writeTimeoutSeconds = ServerDefaults.writeTimeoutSeconds
     /// `--instance`: put in front of this instance's subscription ids (docs/SCALE-OUT.md).
     var instanceName: String? = nil
+    /// `--base-url`, validated and without its trailing slash.
+    var baseURL: String? = nil
 
     /// 1 to 32 characters of `A-Za-z0-9_-` (no dot: the dot ends it in a subscription id).
     static func isValidInstanceName(_ name: String) -> Bool {
