@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fan-out: N `/events` subscribers on one list, held by this one process, then row replaces.
 
-    scripts/bench/fanout.py [--runs html:10x1000:10000,json:1x50:10000,json:10x1000:100]
+    scripts/bench/fanout.py [--runs floor:1x1:10000,html:10x1000:10000,json:1x50:10000,json:10x1000:100]
                             [--writes 5] [--bin PATH]
 
 Each run VIEW:SECTIONSxROWS:N starts a fresh server (`--max-subscribers 20000`), PUTs a list of
@@ -15,6 +15,8 @@ and after connecting, and per subscriber; how long connecting took; and teardown
 closing every subscriber and sending one more write until `/metrics` shows no open stream.
 Target (docs/BENCHMARKS.md): all delivered, arrival p99 <= 1.25x the floor's (the `floor` run,
 scripts/bench/floor_server.c, in alternating rounds), <= 8 KB per subscriber, writer <= 20 ms.
+By default the floor runs first in each of 3 rounds, and the summary ends with each run's p99
+against the floor's of its round and their median.
 """
 import argparse
 import os
@@ -148,14 +150,14 @@ def measure_teardown(server, subscribers, selector, writer, row):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", default="html:10x1000:10000,json:1x50:10000,json:10x1000:100",
+    parser.add_argument("--runs", default="floor:1x1:10000,html:10x1000:10000,json:1x50:10000,json:10x1000:100",
                         help="comma-separated VIEW:SECTIONSxROWS:SUBSCRIBERS (VIEW floor: floor_server.c)")
     parser.add_argument("--writes", type=int, default=5)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between writes")
     parser.add_argument("--bin", help="list-server binary (default $LIST_SERVER_BIN or .build/release)")
     parser.add_argument("--vs", action="append", default=[], metavar="LABEL=BIN",
                         help="also run these binaries, interleaved round by round with --bin (repeatable)")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds of every binary and run")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every binary and run (the floor's in turn with them)")
     parser.add_argument("--floor-threads", type=int, default=2, help="sending threads of the floor server")
     args = parser.parse_args()
     limit = benchlib.raise_file_limit(65536)
@@ -187,7 +189,26 @@ def main():
             f"VmRSS {run['rss_before'] / 1024:.0f} -> {run['rss_after'] / 1024:.0f} MiB "
             f"({run['per'] / 1024:.1f} KiB/subscriber, second half {run['marginal'] / 1024:.1f}; {run['rss_end'] / 1024:.0f} MiB after the writes); "
             f"connect {run['connect']:.1f} s, teardown {run['teardown']:.2f} s")
+    log_floor_ratios(runs)
     benchlib.log(f"   end: {benchlib.uptime()}")
+
+
+def log_floor_ratios(runs):
+    """Each run's arrival p99 against the floor's of the same round (target: at most 1.25x)."""
+    def p99(run):
+        return benchlib.median([benchlib.percentile(r["arrival"], .99) for r in run["results"]])
+    floors = {run["label"].split(",")[0]: p99(run) for run in runs if run["label"].endswith("floor]")}
+    if not floors:
+        return
+    ratios = {}
+    for run in runs:
+        round_label = run["label"].split(",")[0]
+        if run["label"].endswith("floor]") or round_label not in floors or run["n"] < 1000:
+            continue
+        ratios.setdefault(f"{run['label'].split(', ')[1].rstrip(']')} view={run['view']}", []).append(p99(run) / floors[round_label])
+    for name, values in ratios.items():
+        benchlib.log(f"   p99 / the floor's, {name}: median {benchlib.median(values):.2f}x "
+                     f"(per round: {', '.join(f'{v:.2f}' for v in values)}; target <= 1.25x)")
 
 
 if __name__ == "__main__":
