@@ -45,16 +45,7 @@ package enum EventRoutes {
         if subscribe.view == .json, subscribe.query == nil, let since = subscribe.since, since < snapshot.version {
             subscribe.logged = context.registry.changeLog(of: id, after: since)
         }
-        guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
-            throw HTTPError(
-                .serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
-                headers: ["Retry-After": "5"])
-        }
-        let headers: HTTPHeaders = [
-            "Content-Type": "text/event-stream",
-            "Cache-Control": context.authorization.cacheControl(request),
-            "X-Accel-Buffering": "no",
-        ]
+        let headers = try EventRoutes.streamHeaders(request, context)
         let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
             context.hub.attach(subscribe, to: stream)
         }
@@ -146,5 +137,23 @@ package enum EventRoutes {
                 ("subscription", .string(subscription)), ("rows", .number(Double(rows))), ("more", .bool(more)),
             ]))
         return .json(body.serialized(), status: .accepted)
+    }
+}
+
+extension EventRoutes {
+    /// The headers of a `text/event-stream` answer (list streams and the live index alike), once
+    /// the server has room for one more stream.
+    /// - Throws: 503 with `Retry-After` when the server holds `maxSubscribers` streams.
+    package static func streamHeaders(_ request: Request, _ context: ServerContext) throws -> HTTPHeaders {
+        guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
+            throw HTTPError(
+                .serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
+                headers: ["Retry-After": "5"])
+        }
+        return [
+            "Content-Type": "text/event-stream",
+            "Cache-Control": context.authorization.cacheControl(request),
+            "X-Accel-Buffering": "no",
+        ]
     }
 }

@@ -22,16 +22,7 @@ package enum IndexRoutes {
     package static func live(_ request: Request, _ context: ServerContext) throws -> Response {
         let (limit, after) = try IndexPage.range(request)
         let readable = try context.authorization.readableLists(request)
-        guard context.hub.subscriberCount < context.hub.limits.maxSubscribers else {
-            throw HTTPError(
-                .serviceUnavailable, "The server holds its limit of \(context.hub.limits.maxSubscribers) streams; try again later.",
-                headers: ["Retry-After": "5"])
-        }
-        let headers: HTTPHeaders = [
-            "Content-Type": "text/event-stream",
-            "Cache-Control": context.authorization.cacheControl(request),
-            "X-Accel-Buffering": "no",
-        ]
+        let headers = try EventRoutes.streamHeaders(request, context)
         let subscribe = LiveHub.IndexRequest(after: after, limit: limit, readable: readable)
         return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
             context.hub.attachIndex(subscribe, to: stream)
