@@ -4,7 +4,8 @@ rule set is WCAG 2.0/2.1 A and AA plus axe's best practices, colour contrast inc
 
 Each state is checked at 1280 and 390 px wide, light and dark: the index and every demo list, a
 sorted and searched view (loaded, and changed in place), the HTML error pages (404; 401 and 403
-on a --private server), a list tail-loaded to its end, and a list after a live update.
+on a --private server), a list tail-loaded to its end, and a list after a live update. The
+index and every demo page are kept as screenshots in each mode (`page-WIDTH-MODE-…png`).
 """
 import sys
 from pathlib import Path
@@ -44,9 +45,12 @@ def test_every_page_and_view(server, browser):
             browser.emulate(width, dark)
             browser.driver.get(server.url("/"))
             browser.axe(f"/ at {name(width, dark)}")
+            browser.shot(f"page-{width}-{'dark' if dark else 'light'}-index")
             for href in hrefs + ["/lists/countries?sort_desc=pop&q=an"]:
                 open_list(browser, server.url(href), width, dark)
                 browser.axe(f"{href} at {name(width, dark)}")
+                # Every demo page in every mode, for a person to look at (issue 26).
+                browser.shot(f"page-{width}-{'dark' if dark else 'light'}-{href.strip('/').split('?')[0].replace('/', '-')}")
     finally:
         browser.unemulate()
 
