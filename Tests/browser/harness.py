@@ -599,11 +599,11 @@ class Browser:
         """Fails with axe-core's readable list of violations on the current page (axe_check.py)."""
         assert_axe_clean(self.driver, context)
 
-    def emulate(self, width, dark):
+    def emulate(self, width, dark, height=800):
         """A phone (`mobile` under 600 px) or desktop viewport `width` px wide, light or dark.
         `open()` resets the emulated media: call this after it."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
             {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
 

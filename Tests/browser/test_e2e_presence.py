@@ -55,10 +55,7 @@ def test_phone_light_and_dark(server, browser):
     try:
         for dark in (False, True):
             browser.open(server.page_url("presence-phone"))
-            browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                           {"width": 390, "height": 800, "deviceScaleFactor": 1, "mobile": True})
-            browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-                {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+            browser.emulate(390, dark)
             shows(browser, "1 viewing", "the session alone")
             look = browser.js("""const b = document.querySelector('p.list-presence');
                 const s = getComputedStyle(b), page = getComputedStyle(document.body);
@@ -70,8 +67,7 @@ def test_phone_light_and_dark(server, browser):
             browser.shot(f"presence-{'dark' if dark else 'light'}-390")
             browser.axe(f"the presence count at 390 px {'dark' if dark else 'light'}")
     finally:
-        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.unemulate()
 
 
 def test_without_javascript_nothing_shows(server, browser):

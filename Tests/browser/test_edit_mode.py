@@ -313,17 +313,13 @@ def test_screenshots_in_editing_mode(server, browser):
     try:
         for dark in (False, True):
             for width in (1280, 390):
-                browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                               {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
-                browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-                    {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+                browser.emulate(width, dark)
                 inner, scroll = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
                 check(inner == width and scroll <= width, f"editing mode fits {width} px without sideways scrolling: {inner}, {scroll}")
                 browser.shot(f"edit-mode-{width}-{'dark' if dark else 'light'}")
                 browser.axe(f"editing mode with a message and a pending row at {width} px {'dark' if dark else 'light'}")
     finally:
-        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.unemulate()
 
 
 def test_only_a_reader_who_may_write_gets_the_controls(server, browser):

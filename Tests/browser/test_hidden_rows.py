@@ -35,13 +35,9 @@ def counts(browser, expected, what):
 def shots(browser, name):
     for width in (1280, 390):
         for dark in (False, True):
-            browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                           {"width": width, "height": 700, "deviceScaleFactor": 1, "mobile": width < 500})
-            browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-                {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+            browser.emulate(width, dark, height=700)
             browser.shot(f"{name}-{width}-{'dark' if dark else 'light'}")
-    browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    browser.unemulate()
 
 
 def test_collapsed_sections_count_their_rows(server, browser):

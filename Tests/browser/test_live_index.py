@@ -47,13 +47,9 @@ def doc(title):
 def shots(browser, name):
     for width in (1280, 390):
         for dark in (False, True):
-            browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                           {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
-            browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-                {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+            browser.emulate(width, dark)
             browser.shot(f"{name}-{width}-{'dark' if dark else 'light'}")
-    browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    browser.unemulate()
 
 
 def test_lists_appear_are_renamed_and_disappear(server, browser):

@@ -28,13 +28,6 @@ return {
 """
 
 
-def emulate(browser, width, dark):
-    browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
-    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-        {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
-
-
 def layout_ok(browser, width, what):
     layout = browser.wait("const l = (() => {" + LAYOUT_JS + "})(); return l.misaligned.length === 0 ? l : null",
                           5, f"{what}: cells aligned with their headers")
@@ -51,11 +44,11 @@ def test_number_columns_fit_their_numbers(server, browser):
         for width in (1280, 390):
             for dark in (False, True):
                 browser.open(server.page_url("numbers"), {"live": True})
-                emulate(browser, width, dark)
+                browser.emulate(width, dark)
                 what = f"{width} px {'dark' if dark else 'light'}"
                 layout_ok(browser, width, what)
                 browser.shot(f"numbers-{width}-{'dark' if dark else 'light'}")
-        emulate(browser, 1280, False)
+        browser.emulate(1280, False)
         browser.open(server.page_url("numbers"), {"live": False, "rootMargin": "0px"})
         for _ in range(3):
             count = browser.js("return document.querySelectorAll('tr[data-row]').length")
@@ -63,8 +56,7 @@ def test_number_columns_fit_their_numbers(server, browser):
             browser.wait("return document.querySelectorAll('tr[data-row]').length > arguments[0]", 10, "more rows", count)
         layout_ok(browser, 1280, "after three more pages")
     finally:
-        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.unemulate()
 
 
 if __name__ == "__main__":

@@ -14,13 +14,6 @@ from harness import RealListServer, check, run  # noqa: E402
 WIDTHS = [320, 390, 480]
 
 
-def emulate(browser, width, dark):
-    browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True})
-    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-        {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
-
-
 def fits(browser, width, what):
     # A phone widens its layout viewport to fit content that is too wide: both must stay put.
     sizes = browser.js("return [window.innerWidth, document.documentElement.scrollWidth]")
@@ -39,13 +32,13 @@ def test_every_page_fits_a_phone(server, browser):
     try:
         for dark in (False, True):
             for width in WIDTHS:
-                emulate(browser, width, dark)
+                browser.emulate(width, dark)
                 for target in targets:
                     if target == "/":
                         browser.driver.get(server.url(target))
                     else:
                         browser.open(server.url(target), {"live": True})
-                        emulate(browser, width, dark)  # open() sets its own emulated media
+                        browser.emulate(width, dark)  # open() sets its own emulated media
                         browser.wait("return document.querySelector('table.list.list-enhanced')", 5, "the client enhanced the table")
                     check(browser.js("return matchMedia('(prefers-color-scheme: dark)').matches") == dark, "the color scheme is emulated")
                     fits(browser, width, f"{target} ({'dark' if dark else 'light'})")
@@ -53,8 +46,7 @@ def test_every_page_fits_a_phone(server, browser):
                         browser.axe(f"{target} at {width} px {'dark' if dark else 'light'}")
                         browser.shot(f"phone-{'dark' if dark else 'light'}-{target.strip('/').replace('/', '-').split('?')[0] or 'index'}")
     finally:
-        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.unemulate()
 
 
 if __name__ == "__main__":

@@ -410,13 +410,6 @@ def test_a_view_link_changes_view_in_place(server, browser):
                     return rows[rows.length - 1].dataset.row === 'r0'""", 10, "r0 moved to its section's end")
 
 
-def emulate(browser, width, dark):
-    browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
-    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-        {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
-
-
 def test_screenshots_of_a_sorted_filtered_page(server, browser):
     fresh(server)
     folder = Path(tempfile.mkdtemp(prefix="views-shots-"))
@@ -425,7 +418,7 @@ def test_screenshots_of_a_sorted_filtered_page(server, browser):
         for dark in (False, True):
             for width in (1280, 390):
                 open_page(browser, server, "?filter.city=eq:Oslo&q=row%201")
-                emulate(browser, width, dark)
+                browser.emulate(width, dark)
                 record_view_changes(browser)
                 click(browser, "table.list thead th:nth-child(2) a.sort")
                 wait_view(browser, 0, "sorted in place")
@@ -436,8 +429,7 @@ def test_screenshots_of_a_sorted_filtered_page(server, browser):
                 shots.append(folder / f"views-{width}-{'dark' if dark else 'light'}.png")
                 browser.driver.save_screenshot(str(shots[-1]))
     finally:
-        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.unemulate()
     print("     shots: " + " ".join(str(s) for s in shots))
 
 
