@@ -5,6 +5,7 @@ requests, fail_next, set_delay, wait_stream, Stream.send/drop, on_stream/on_more
 The real list-server, checks and waits come from the one harness, Tests/testkit.py.
 Run a test file directly with Debian's /usr/bin/python3 (docs/CLIENT.md, Tests/README.md).
 """
+import atexit
 import html
 import json
 import os
@@ -613,6 +614,17 @@ class Browser:
 
     def pwned(self):
         return self.js("return window.__pwned")
+
+
+_other = []
+
+
+def other_browser():
+    """A second session (another person): its own Chromium, made once per file run and quit at exit."""
+    if not _other:
+        _other.append(Browser())
+        atexit.register(_other[0].quit)
+    return _other[0]
 
 
 # ------------------------------------------------------------------------------------------

@@ -10,14 +10,13 @@ whether a pagination body shows. What the client adds for its animations is igno
 `data-row`). Starts `list-server --port 0 --db :memory: --quiet --demo`; uses LIST_SERVER_BIN,
 else the package's debug build (a missing binary fails the file).
 """
-import atexit
 import sys
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Browser, RealListServer, check, equal, run  # noqa: E402
+from harness import RealListServer, check, equal, other_browser, run  # noqa: E402
 
 CONFIG = {"reconnectBase": 100, "retryBase": 50, "animationMs": 60}
 CONVERGE_TIMEOUT = 5  # seconds; the writes normally show in well under one
@@ -52,15 +51,6 @@ return {
 """
 
 KEYS_JS = "return Array.from(document.querySelectorAll('table.list tr[data-row]'), (r) => r.dataset.row)"
-_other = []
-
-
-def other_browser():
-    """The second session: its own Chromium, made once per file run."""
-    if not _other:
-        _other.append(Browser())
-        atexit.register(_other[0].quit)
-    return _other[0]
 
 
 def document(sections, title="Live"):

@@ -5,25 +5,16 @@ the count stays through a view changed in place.
 The count is a polite status (`role="status"`); without JavaScript the page shows none. At
 390 px, light and dark, the count fits and reads in the page's muted colour (screenshots kept).
 """
-import atexit
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Browser, RealListServer, check, equal, run  # noqa: E402
+from harness import Browser, RealListServer, check, equal, other_browser, run  # noqa: E402
 
 DOC = {"title": "Shared shopping", "columns": [{"key": "name", "title": "Name"}],
        "sections": [{"key": "s", "rows": [{"key": f"r{i}", "cells": {"name": f"Item {i}"}} for i in range(5)]}]}
 # The count shown, or null while there is none.
 BADGE_JS = "((b) => (b && !b.hidden ? b.textContent : null))(document.querySelector('p.list-presence'))"
-_other = []
-
-
-def other_browser():
-    if not _other:
-        _other.append(Browser())
-        atexit.register(_other[0].quit)
-    return _other[0]
 
 
 def shows(browser, text, what):
