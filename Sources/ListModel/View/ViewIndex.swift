@@ -66,7 +66,8 @@ public struct ViewIndex: Sendable {
     /// The section and index in it, in view order, of the row with `key`; `nil` when it is not
     /// in the view.
     public func location(ofRow key: String) -> (sectionKey: String, index: Int)? {
-        guard let position = list.position(ofRow: key), let place = place(ofRowAt: position, in: list),
+        guard let position = list.position(ofRow: key),
+            let place = place(of: list.row(atPosition: position), at: position, in: list),
             let section = sections[ByteKey(place.section)]
         else { return nil }
         return (place.section, section.rank(of: place.key))
@@ -86,10 +87,10 @@ public struct ViewIndex: Sendable {
             // The index holds the view of `list`: a row's old place is where `list` puts it.
             let oldPosition = list.position(ofRow: rowKey)
             let newPosition = newList.position(ofRow: rowKey)
-            let old = oldPosition.flatMap { place(ofRowAt: $0, in: list) }
-            let new = newPosition.flatMap { place(ofRowAt: $0, in: newList) }
             let oldRow = oldPosition.map { list.row(atPosition: $0) }
             let newRow = newPosition.map { newList.row(atPosition: $0) }
+            let old = oldRow.flatMap { place(of: $0, at: oldPosition!, in: list) }
+            let new = newRow.flatMap { place(of: $0, at: newPosition!, in: newList) }
             if old != new {
                 if let old, sections[ByteKey(old.section)]?.remove(old.key) == true { rowCount -= 1 }
                 if let new, sections[ByteKey(new.section)] != nil {
@@ -112,10 +113,9 @@ public struct ViewIndex: Sendable {
 }
 
 extension ViewIndex {
-    /// Where the row at `position` of `list` (this index's list or a later one) is in the view;
+    /// Where `row`, at `position` of `list` (this index's list or a later one), is in the view;
     /// `nil` when it does not match.
-    func place(ofRowAt position: Int, in list: IndexedList) -> Place? {
-        let row = list.row(atPosition: position)
+    func place(of row: Row, at position: Int, in list: IndexedList) -> Place? {
         guard matcher.keepsAll || matcher.matches(row) else { return nil }
         let sortValue = sortColumn.map { SortValue(row.cells[$0.key]) } ?? .empty
         return Place(
