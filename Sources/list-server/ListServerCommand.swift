@@ -14,7 +14,7 @@ struct ListServerCommand: ParsableCommand {
             Reads are public unless --private. Writes need "Authorization: Bearer TOKEN" when a token \
             is set (--token, --tokens); a server bound to a non-loopback address refuses to start \
             without one. A token without the scope a request needs gets 403, no token or an unknown \
-            one 401. SIGINT or SIGTERM stop it cleanly (exit status 0); SIGHUP re-reads --tokens. One \
+            one 401. SIGINT or SIGTERM stop it cleanly (exit status 0); SIGHUP re-reads --tokens and ends the open streams it no longer allows. One \
             line per request goes to standard error unless --quiet or --log-level is above info; tokens \
             and view-link keys never do. \
             Answers are gzip-compressed for clients that send Accept-Encoding: gzip. \

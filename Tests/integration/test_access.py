@@ -10,7 +10,9 @@ against real servers on port 0.
   describe (checked here with Python's hmac), that it opens the page, its pages of rows, its
   stream and `more`, that links made by the server expire, and that the generated secret is kept
   in the store (a restarted server still accepts its links; another store does not).
-- SIGHUP re-reads `--tokens`: an added token works, a removed one stops, a bad file keeps the old.
+- SIGHUP re-reads `--tokens`: an added token works, a removed one stops, a bad file keeps the old;
+  the open streams the new tokens no longer allow end (the others go on), and a stream a view
+  link opened ends when the link expires.
 - Start-up rules: a bad tokens file, `--private` without a token, a short `--secret`.
 - Every log line of every server is checked for tokens, keys and secrets.
 """
@@ -486,6 +488,72 @@ def test_reload():
         server.stop()
 
 
+def test_reload_ends_streams():
+    keep, drop, narrowed = (f"streams-{n}-{os.urandom(8).hex()}" for n in range(3))
+    SECRETS_SEEN.update({keep, drop, narrowed})
+    path = write_file("streams-tokens", f"{keep} write:s*\n{drop} read:s1\n{narrowed} read:s*\n")
+    server = start("--private", "--tokens", path)
+    streams = []
+    try:
+        def auth(token):
+            return {"Authorization": f"Bearer {token}"}
+
+        for list_id in ("s1", "s2"):
+            status, _, _ = call(server, "PUT", f"/lists/{list_id}", {"title": list_id.upper()}, headers=auth(keep))
+            checks.equal(f"PUT {list_id}", status, 201)
+
+        def opened(path, token=None):
+            stream = livetest.EventStream(server, path, auth(token) if token else {})
+            streams.append(stream)
+            checks.equal(f"{path} opens", stream.status, 200)
+            first = stream.next(10)
+            if first.name == "subscription":  # a list's stream names its subscription first
+                first = stream.next(10)
+            checks.equal(f"{path} starts with its reset", first.name, "reset")
+            return stream
+
+        kept = opened("/lists/s1/events?view=json", keep)
+        dropped = opened("/lists/s1/events?view=json", drop)
+        kept_index = opened("/events", keep)
+        narrowed_index = opened("/events", narrowed)
+        status, _, body = call(server, "POST", "/lists/s1/links?expires=3", headers=auth(keep))
+        checks.equal("a link that expires in 3 s", status, 201)
+        key = json.loads(body)["url"].split("key=")[1]
+        SECRETS_SEEN.add(key)
+        linked = opened(f"/lists/s1/events?view=json&key={key}")
+        checks.check("its stream is open before the link expires", not linked.closed.wait(1))
+        checks.check("and ends when the link expires", linked.closed.wait(10))
+        status, _, _ = open_stream(server, f"/lists/s1/events?view=json&key={key}", {})
+        checks.equal("after which the link opens no stream (403)", status, 403)
+
+        write_file("streams-tokens", f"# drop removed, narrowed to s1\n{keep} write:s*\n{narrowed} read:s1\n")
+        server.process.send_signal(signal.SIGHUP)
+        line = wait_log(server, "open streams ended")
+        checks.check("SIGHUP logs the streams it ended", line and "2 open streams ended" in line, server.log[-3:])
+        checks.check("the removed token's stream ends", dropped.closed.wait(10))
+        checks.check("the index stream whose token lost rights ends", narrowed_index.closed.wait(10))
+        checks.check("the unchanged token's list stream stays open", not kept.closed.is_set())
+        checks.check("and so does its index stream", not kept_index.closed.is_set())
+        status, _, _ = open_stream(server, "/lists/s1/events?view=json", auth(drop))
+        checks.equal("the removed token reconnecting is 401", status, 401)
+        status, _, _ = call(server, "PATCH", "/lists/s1", [{"op": "replace", "path": "/title", "value": "S1 again"}],
+                            headers=auth(keep), content_type="application/json-patch+json")
+        checks.equal("a write after the reload", status, 200)
+        event = kept.next(10)
+        checks.check("reaches the stream that stayed", event.name == "patch" and "S1 again" in event.raw, event)
+        event = kept_index.next(10)
+        checks.check("and the index stream that stayed", event.name == "list" and "S1 again" in event.raw, event)
+        reopened = livetest.EventStream(server, "/events", auth(narrowed))
+        streams.append(reopened)
+        reset = reopened.next(10)
+        checks.equal("the narrowed token's index, opened again, shows only s1",
+                     [line["id"] for line in reset.data["lists"]] if reset.name == "reset" else reset, ["s1"])
+    finally:
+        for stream in streams:
+            stream.close()
+        server.stop()
+
+
 def test_start_rules():
     def refused(args, env_extra=None):
         env = {k: v for k, v in os.environ.items() if not k.startswith("LIST_SERVER_")}
@@ -539,6 +607,7 @@ if __name__ == "__main__":
         ("view links", test_links),
         ("the secret kept in the store", test_secret_kept_in_store),
         ("SIGHUP re-reads --tokens", test_reload),
+        ("SIGHUP ends the streams it revokes", test_reload_ends_streams),
         ("start-up rules", test_start_rules),
         ("no secret in any log line", test_logs_hold_no_secret),
     ])

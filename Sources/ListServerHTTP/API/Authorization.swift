@@ -61,7 +61,7 @@ package struct Authorization: Sendable {
 
     /// The token of the request's `Authorization: Bearer` header; nil without the header.
     /// - Throws: 401 for another scheme.
-    private func bearerToken(_ request: Request) throws -> Substring? {
+    func bearerToken(_ request: Request) throws -> Substring? {
         guard let header = request.headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AccessDenial.invalidToken }

@@ -46,7 +46,9 @@ package enum EventRoutes {
             subscribe.logged = context.registry.changeLog(of: id, after: since)
         }
         let headers = try EventRoutes.streamHeaders(request, context)
+        let grant = try context.authorization.streamGrant(request, list: id)
         let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
+            if let grant { context.streamGrants.track(stream, grant) }
             context.hub.attach(subscribe, to: stream)
         }
         // The whole document of a large list, not yet serialized at this version, is made off

@@ -24,7 +24,9 @@ package enum IndexRoutes {
         let readable = try context.authorization.readableLists(request)
         let headers = try EventRoutes.streamHeaders(request, context)
         let subscribe = LiveHub.IndexRequest(after: after, limit: limit, readable: readable)
+        let grant = try context.authorization.indexGrant(request)
         return .stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
+            if let grant { context.streamGrants.track(stream, grant) }
             context.hub.attachIndex(subscribe, to: stream)
         }
     }

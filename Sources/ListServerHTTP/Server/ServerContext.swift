@@ -18,6 +18,8 @@ package final class ServerContext: Sendable {
     package let registry: ListRegistry
     package let hub: LiveHub
     package let authorization: Authorization
+    /// The open streams of a `--private` server and what let each open (ended when revoked).
+    package let streamGrants = StreamGrants()
     package let renderer: HTMLRenderer
     package let documentLimits: ListDocument.Limits
     /// `--base-url` (validated, no trailing slash): view and edit links are made on it; nil:

@@ -102,6 +102,23 @@ package final class AccessPolicy: Sendable {
         }
     }
 
+    /// Whether `token` or the view link `key` still opens list `id` (as `requireRead` decides
+    /// now): asked again of every open stream when the tokens are re-read.
+    package func stillReads(token: Substring?, key: String?, list id: String) -> Bool {
+        do {
+            _ = try requireRead(token: token, key: key, list: id)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The rights `token` has now (nil for none or an unknown token): an index stream ends when
+    /// they change.
+    package func currentRights(token: Substring?) -> Rights? {
+        do { return try rights(of: token) } catch { return nil }
+    }
+
     /// Which lists `token` may see in the indexes.
     package func readableLists(token: Substring?) throws(AccessDenial) -> @Sendable (String) -> Bool {
         guard isPrivate else { return { _ in true } }

@@ -63,6 +63,13 @@ package struct ViewLinks: Sendable {
         return now < expiry ? .valid(right) : .expired
     }
 
+    /// The expiry (Unix seconds) a well-formed `key` names; nil for any other text. Says
+    /// nothing of whether the key is genuine: `check` first.
+    package static func expiry(of key: String) -> Int? {
+        guard let dot = key.firstIndex(of: "."), let expiry = Int(key[..<dot]), expiry >= 0 else { return nil }
+        return expiry
+    }
+
     /// What is signed: a label, the right, the list id and the expiry, NUL-separated (an id
     /// holds no NUL, so no two inputs share a message).
     private func message(id: String, expiry: Int, right: Right) -> [UInt8] {

@@ -58,6 +58,8 @@ struct App {
         while signal == SIGHUP {
             let (level, message) = context.authorization.policy.reload()
             Log.log(level, message)
+            let closed = context.streamGrants.closeRevoked()
+            if closed > 0 { Log.info("SIGHUP: \(closed) open streams ended: the tokens now in force no longer allow them") }
             signal = signals.wait()
         }
         Log.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down (\(context.metrics.openStreams) open streams)")
