@@ -2,17 +2,14 @@
 // `table.list.index[data-live]` (the page `GET /` or `GET /lists` renders) current from the
 // index stream named by `data-live` (`GET /events`, API.md section 5): lists appear where
 // their id puts them, are renamed and disappear while the page is open.
-// Layer 3. Imports: rows.js (Announcer).
+// Layer 3. Imports: rows.js (Announcer, groupDigits).
 
-import { Announcer } from './rows.js';
+import { Announcer, groupDigits } from './rows.js';
 
 /**
  * One list's line of the index, as `GET /lists` and the stream carry it.
  * @typedef {{ id: string, title: string, rows: number, version: number }} ListSummary
  */
-
-/** `1234567` as the server writes it in the index: `1,234,567`. */
-const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** The live index of one `table.list.index[data-live]`. */
 export class IndexView {
@@ -204,7 +201,7 @@ export class IndexView {
   fill(row, list) {
     const link = row.querySelector('a');
     if (link) link.textContent = list.title || list.id;
-    row.cells[2].textContent = grouped.format(Math.max(0, list.rows));
+    row.cells[2].textContent = groupDigits(Math.max(0, list.rows));
     row.cells[3].textContent = String(list.version);
   }
 

@@ -5,24 +5,16 @@
 // `table.list.index[data-live]` live (index-view.js). No dependencies, no build step, no eval:
 // works under `script-src 'self'`. The modules and their layering: Public/js/README.md.
 // Layer 5. Imports: config.js (DEFAULTS), json-patch.js (applyPatch, PatchError), list-view.js,
-// view-controls.js, edit-mode.js (for a table the server marked `data-editable`), index-view.js;
-// every other module for its fetch only (below).
+// view-controls.js; and only on a page that needs them (`import()`), edit-mode.js for a table the
+// server marked `data-editable` and index-view.js for the live index. The page preloads what it
+// needs of them (`<link rel="modulepreload">`), so that none waits for the one that imports it.
 
 import { DEFAULTS } from './config.js';
 import { applyPatch, PatchError } from './json-patch.js';
-import { EditMode } from './edit-mode.js';
 import { ListView } from './list-view.js';
 import { ViewControls } from './view-controls.js';
-import { IndexView } from './index-view.js';
-// The other modules too, for speed only: the browser then finds them all as soon as main.js
-// arrives and fetches them at once, instead of level by level through the imports (five levels:
-// main, list-view, pager, rows, json-patch). They evaluate once each, dependencies first,
-// whatever the order here.
-import './edit-rows.js';
-import './edit-writes.js';
-import './live-stream.js';
-import './pager.js';
-import './rows.js';
+
+/** @typedef {import('./index-view.js').IndexView} IndexView */
 
 const views = /** @type {WeakMap<Element, ListView>} */ (new WeakMap());
 const all = /** @type {(ListView|IndexView)[]} */ ([]);
@@ -53,20 +45,43 @@ function enhance(root = document) {
       all.push(view);
       ViewControls.attach(view, config);
       // Only a reader who may write gets the editing mode (the page says so: API.md section 3).
-      if (/** @type {HTMLElement} */ (table).dataset.editable === 'true') {
-        new EditMode(/** @type {HTMLTableElement} */ (table), {
-          base: view.base, key: view.key, announcer: view.announcer, inView: () => view.viewParameters !== '',
-        });
-      }
+      if (/** @type {HTMLElement} */ (table).dataset.editable === 'true') addEditMode(view);
     }
     out.push(/** @type {ListView} */ (views.get(table)));
   }
   for (const table of root.querySelectorAll('table.list.index[data-live]')) {
     if (indexes.has(table)) continue;
     indexes.add(table);
-    all.push(new IndexView(/** @type {HTMLTableElement} */ (table), config));
+    load(import('./index-view.js'), 'the live index', ({ IndexView }) => {
+      all.push(new IndexView(/** @type {HTMLTableElement} */ (table), config));
+    });
   }
   return out;
+}
+
+/**
+ * Gives `view`'s table the editing mode once edit-mode.js is in: a module only writers' pages
+ * load (and preload), after the table is enhanced and its stream opened.
+ * @param {ListView} view
+ */
+function addEditMode(view) {
+  load(import('./edit-mode.js'), 'the editing mode', ({ EditMode }) => {
+    new EditMode(view.table, {
+      base: view.base, key: view.key, announcer: view.announcer, inView: () => view.viewParameters !== '',
+    });
+  });
+}
+
+/**
+ * Runs `use` with a module imported on demand; a module that fails to load leaves the page as it
+ * is (read-only, or an index that is not live), and says so on the console.
+ * @template T
+ * @param {Promise<T>} module
+ * @param {string} what
+ * @param {(module: T) => void} use
+ */
+function load(module, what, use) {
+  module.then(use, (error) => console.error(`list client: ${what} did not load:`, error));
 }
 
 window.addEventListener('pagehide', (e) => { if (e.persisted) all.forEach((v) => v.suspend()); });

@@ -9,7 +9,7 @@ extension HTMLRenderer {
         links: [(href: String, text: String)] = [], assetsPath: String = "/assets"
     ) -> [UInt8] {
         var out = HTMLWriter(capacity: 1024)
-        out.documentStart(title: "\(status) \(title)", assetsPath: assetsPath, script: false)
+        out.documentStart(title: "\(status) \(title)", assetsPath: assetsPath, client: .none)
         out.raw("<section class=\"error-page\">\n<h1>")
         out.text(title)
         out.raw("</h1>\n")

@@ -30,7 +30,7 @@ extension HTMLRenderer {
         _ lists: [ListSummary], assetsPath: String = "/assets", nextHref: String? = nil, liveHref: String? = nil
     ) -> [UInt8] {
         var out = HTMLWriter(capacity: 1024 + lists.count * 180)
-        out.documentStart(title: "Lists", assetsPath: assetsPath, script: liveHref != nil)
+        out.documentStart(title: "Lists", assetsPath: assetsPath, client: liveHref == nil ? .none : .index)
         out.raw("<table class=\"list index\"")
         if let liveHref {
             out.raw(" data-live=\"")

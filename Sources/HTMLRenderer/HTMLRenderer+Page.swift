@@ -49,7 +49,7 @@ extension HTMLRenderer {
         let columns = ResolvedColumns(doc, renderers: cellRenderers)
         let capacity = HTMLWriter.estimatedSize(doc, parts: page.parts, columns: columns) + 1024
         return HTMLWriter.render(capacity: capacity) { out in
-            out.documentStart(title: doc.title, assetsPath: context.assetsPath)
+            out.documentStart(title: doc.title, assetsPath: context.assetsPath, client: .list(editable: context.editable))
             if context.linksIndex { out.raw("<nav class=\"breadcrumbs\"><a href=\"/\">All lists</a></nav>\n") }
             if let view = context.view { out.viewControls(view, listID: context.listID, columns: doc.columns) }
             out.table(
@@ -77,13 +77,41 @@ extension HTMLRenderer {
     }
 }
 
+/// What of the client a page loads (Public/js/README.md): nothing, or the entry module `js/main.js`
+/// with a `modulepreload` link for each module it imports on that page, so that the browser
+/// fetches them all at once rather than level by level through the imports.
+enum ClientScript {
+    /// No script: error pages, and an index that is not live.
+    case none
+    /// A list's page; a writer's (`data-editable`) also preloads the editing mode.
+    case list(editable: Bool)
+    /// The live index of lists.
+    case index
+
+    /// The modules `js/main.js` imports on every page (`import … from`, directly or through them).
+    static let entryModules = ["rows.js", "pager.js", "list-view.js", "view-controls.js", "live-stream.js", "json-patch.js", "config.js"]
+    /// What main.js imports (`import()`) for a `data-editable` table.
+    static let editingModules = ["edit-mode.js", "edit-rows.js", "edit-writes.js"]
+    /// What main.js imports (`import()`) for the live index.
+    static let indexModules = ["index-view.js"]
+
+    /// The modules the page preloads (`Tests/browser/check_modules.py` checks them against the
+    /// modules' imports), or nil for no script at all.
+    var preloads: [String]? {
+        switch self {
+        case .none: nil
+        case .list(let editable): editable ? Self.entryModules + Self.editingModules : Self.entryModules
+        case .index: Self.entryModules + Self.indexModules
+        }
+    }
+}
+
 extension HTMLWriter {
     /// `<!doctype html>` through `<body><main>`: charset, viewport, title, icon, stylesheet, and
-    /// the client's entry module (deferred, as module scripts are) and a `modulepreload` link for
-    /// each module it imports, unless `script` is false. The
-    /// icon is declared (`favicon.svg` among the assets) so browsers never ask for a missing
-    /// `/favicon.ico`.
-    mutating func documentStart(title: String, assetsPath: String, script: Bool = true) {
+    /// what of the client the page loads (`client`): the entry module (deferred, as module scripts
+    /// are) and its `modulepreload` links. The icon is declared (`favicon.svg` among the assets)
+    /// so browsers never ask for a missing `/favicon.ico`.
+    mutating func documentStart(title: String, assetsPath: String, client: ClientScript) {
         var assets = Substring(assetsPath)
         while assets.hasSuffix("/") { assets = assets.dropLast() }
         let assetsPrefix = String(assets)
@@ -102,11 +130,11 @@ extension HTMLWriter {
         raw("/favicon.svg\" type=\"image/svg+xml\">\n<link rel=\"stylesheet\" href=\"")
         escape(assetsPrefix)
         raw("/list.css\">\n")
-        if script {
+        if let preloads = client.preloads {
             raw("<script type=\"module\" src=\"")
             escape(assetsPrefix)
             raw("/js/main.js\"></script>\n")
-            for module in HTMLWriter.clientModules {
+            for module in preloads {
                 raw("<link rel=\"modulepreload\" href=\"")
                 escape(assetsPrefix)
                 raw("/js/")
@@ -116,13 +144,6 @@ extension HTMLWriter {
         }
         raw("</head>\n<body>\n<main>\n")
     }
-
-    /// The modules `js/main.js` imports (Public/js/README.md), fetched at once with it rather than
-    /// after it; `Tests/browser/check_modules.py` keeps this list equal to the folder's.
-    static let clientModules = [
-        "list-view.js", "index-view.js", "view-controls.js", "edit-mode.js", "rows.js", "edit-rows.js", "pager.js", "live-stream.js",
-        "edit-writes.js", "json-patch.js", "config.js",
-    ]
 
     mutating func documentEnd() {
         raw("</main>\n</body>\n</html>\n")

@@ -21,6 +21,13 @@ import Testing
         assertSnapshot(renderer.page(doc, page: page, context: context), named: "page-first")
     }
 
+    /// A writer's page: the table says `data-editable`, and the page preloads the editing mode.
+    @Test func editablePage() {
+        let doc = Fixtures.numbered(sections: 1, rows: 2)
+        let context = PageContext(listID: "numbered", version: 3, editable: true)
+        assertSnapshot(renderer.page(doc, page: wholePage(doc), context: context), named: "page-editable")
+    }
+
     @Test func fragmentContinuingASection() {
         let doc = Fixtures.numbered(sections: 3, rows: 3)
         let page = ListPage(parts: [.init(sectionIndex: 1, rows: 1..<3), .init(sectionIndex: 2, rows: 0..<2)], next: nil)

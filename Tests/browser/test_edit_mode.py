@@ -75,8 +75,8 @@ def open_editing(server, browser, url=None):
     server.write("PUT", "/lists/edits", document())
     browser.open(url or server.url("/lists/edits"), CONFIG)
     browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 10, "the live stream")
-    toggle = browser.js("return document.querySelector('.edit-toolbar button[aria-pressed]')")
-    check(toggle is not None, "an Edit button")
+    # The editing mode's modules come with the page (preloaded) but run after the table is enhanced.
+    toggle = browser.wait("return document.querySelector('.edit-toolbar button[aria-pressed]')", 5, "an Edit button")
     equal(browser.js("return arguments[0].textContent", toggle), "Edit", "its name")
     equal(browser.js("return arguments[0].getAttribute('aria-pressed')", toggle), "false", "editing is off at first")
     check(control(browser, "r0", "Delete") is None, "no row control before editing is on")
@@ -322,24 +322,31 @@ def test_screenshots_in_editing_mode(server, browser):
         browser.unemulate()
 
 
+EDIT_SCRIPTS_JS = """return performance.getEntriesByType('resource').map((r) => r.name)
+  .filter((name) => /\\/js\\/edit-[a-z-]+\\.js$/.test(name)).map((name) => name.replace(/^.*\\//, '')).sort()"""
+
+
 def test_only_a_reader_who_may_write_gets_the_controls(server, browser):
     guarded = RealListServer(demo=False, flags=["--token", TOKEN], token=TOKEN).start()
     try:
         guarded.write("PUT", "/lists/edits", document())
-        browser.open(guarded.url("/lists/edits"), CONFIG)
-        check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), "no key: no edit control")
-        check(not browser.js("return document.querySelector('table.list').dataset.editable"), "the page says so")
-        browser.open(guarded.url("/lists/edits?sort=name"), CONFIG)
-        check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), "nor on a view's page")
+        for url, what in ((guarded.url("/lists/edits"), "no key"), (guarded.url("/lists/edits?sort=name"), "a view's page")):
+            browser.open(url, CONFIG)
+            browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 10, "the live stream")
+            check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), f"{what}: no edit control")
+            check(not browser.js("return document.querySelector('table.list').dataset.editable"), f"{what}: the page says so")
+            equal(browser.js(EDIT_SCRIPTS_JS), [], f"{what}: the editing mode's modules are not even fetched")
         status, _, text = guarded.curl("POST", "/lists/edits/links?expires=600")
         browser.open(json.loads(text)["url"], CONFIG)
         check(not browser.js("return document.querySelector('.edit-toolbar, [data-edit-control]')"), "a view link: no edit control")
+        equal(browser.js(EDIT_SCRIPTS_JS), [], "a view link: the editing mode's modules are not fetched")
 
         status, _, text = guarded.curl("POST", "/lists/edits/links?right=write&expires=600")
         equal(status, 201, "an edit link")
         browser.open(json.loads(text)["url"], CONFIG)
         browser.wait("return ListClient.get(document.querySelector('table.list')).state.connected", 10, "the live stream")
-        browser.js("document.querySelector('.edit-toolbar button[aria-pressed]').click()")
+        equal(browser.js(EDIT_SCRIPTS_JS), ["edit-mode.js", "edit-rows.js", "edit-writes.js"], "an edit link's page loads the editing mode")
+        browser.wait("return document.querySelector('.edit-toolbar button[aria-pressed]')", 5, "the Edit button").click()
         control(browser, "r0", "Delete").click()
         wait_until(lambda: server_sections(guarded)[0][1] == ["r1", "r2", "r3"], 5, 0.05)
         equal(server_sections(guarded)[0][1], ["r1", "r2", "r3"], "the edit link's delete was allowed")
