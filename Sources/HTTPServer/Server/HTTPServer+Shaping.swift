@@ -8,7 +8,7 @@ extension HTTPServer {
     /// The answer to a parsed request: 400 for a repeated `singletonFields` field, a CORS
     /// preflight, else the router's; then `finished` (shaped, and 304 when fresh).
     func respond(to request: Request) -> Response {
-        if let repeated = Self.singletonFields.first(where: { request.headers.values(for: $0).count > 1 }) {
+        if let repeated = Self.singletonFields.first(where: { request.headers.occurrences(of: $0) > 1 }) {
             let error = HTTPError(.badRequest, "The request carries \(repeated) more than once; send it once.")
             return finished(error.response, method: request.method, requestHeaders: request.headers)
         }
