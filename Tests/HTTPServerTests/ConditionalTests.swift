@@ -63,6 +63,37 @@ struct EntityTagTests {
     }
 }
 
+extension EntityTagTests {
+    @Test func aPreparedAnswersEach304IsMadeOnceWithItsFormsFields() throws {
+        let body = Array(String(repeating: "<tr><td>row</td></tr>\n", count: 40).utf8)
+        var answer = Response.html(body)
+        answer.headers["ETag"] = "\"7-html\""
+        answer.headers["Cache-Control"] = "no-cache"
+        answer.headers["Link"] = "</lists/a?after=x>; rel=\"next\""
+        let prepared = try PreparedResponse(answer)
+        let cors = CORSPolicy(origins: ["https://a.example"])
+        let form = try prepared.variant(gzip: true, cors: cors, origin: "https://a.example")
+        func notModified(_ form: PreparedResponse, _ tag: String) throws -> PreparedResponse {
+            let reply = HTTPServer.notModified(Response(prepared: form), method: .get, requestHeaders: ["If-None-Match": tag])
+            #expect(reply.status == .notModified)
+            guard case .prepared(let kept) = reply.body else { throw HTTPError(.internalServerError, "not a prepared 304") }
+            return kept
+        }
+        let identity = try notModified(prepared, "\"7-html\"")
+        #expect(identity.headers["ETag"] == "\"7-html\"" && identity.headers["Cache-Control"] == "no-cache")
+        #expect(identity.headers["Link"] == nil && identity.headers["Content-Type"] == nil)
+        #expect(identity.notModifiedLength == body.count && identity.bytes.isEmpty)
+        #expect(try notModified(prepared, "W/\"7-html\"") === identity, "made once, then sent as it is")
+        let gzip = try notModified(form, "\"7-html-gzip\"")
+        #expect(gzip !== identity)
+        #expect(gzip.notModifiedLength == form.bytes.count, "the compressed length")
+        #expect(gzip.headers["Access-Control-Allow-Origin"] == "https://a.example")
+        #expect(gzip.headers["Vary"] == "Accept-Encoding, Origin")
+        #expect(
+            HTTPServer.notModified(Response(prepared: form), method: .get, requestHeaders: ["If-None-Match": "\"7-html\""]).status == .ok)
+    }
+}
+
 @Suite("Header fields as RFC 9110 reads them")
 struct HeaderHygieneTests {
     @Test func valuesLoseLeadingAndTrailingSpacesAndTabs() throws {
@@ -86,7 +117,16 @@ struct ConditionalWireTests {
     static let made = Atomic<Int>(0)
     static let version = Atomic<Int>(7)
 
-    private func startServer() throws -> HTTPServer {
+    /// A kept answer, as the first page of a list is.
+    static let prepared: PreparedResponse = {
+        var response = Response.html(Array(page.utf8))
+        response.headers["ETag"] = "\"9-html\""
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Link"] = "</prepared?after=x>; rel=\"next\""
+        return try! PreparedResponse(response)
+    }()
+
+    private func startServer(corsOrigins: [String] = []) throws -> HTTPServer {
         var router = Router()
         router.get("/validated") { _ in
             let etag = "\"\(Self.version.load(ordering: .relaxed))-rows\""
@@ -107,9 +147,11 @@ struct ConditionalWireTests {
             return response
         }
         router.get("/who") { request in .text(request.headers["Authorization"] ?? "nobody") }
+        router.get("/prepared") { _ in Response(prepared: Self.prepared) }
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.logRequests = false
+        configuration.corsOrigins = corsOrigins
         let server = try HTTPServer(configuration: configuration, router: router)
         try server.start()
         return server
@@ -146,6 +188,37 @@ struct ConditionalWireTests {
         #expect(identity304.headers["etag"] == "\"7-html\"")
         #expect(identity304.headers["content-length"] == String(Self.page.utf8.count))
         #expect(identity304.body.isEmpty)
+    }
+
+    @Test func aPreparedAnswers304sGoOutOnOneConnectionInEachForm() throws {
+        let server = try startServer(corsOrigins: ["https://a.example"])
+        defer { server.shutdown() }
+        let zipped = try TestClient.request(
+            port: server.port, "GET", "/prepared", headers: ["Accept-Encoding: gzip", "Origin: https://a.example"])
+        #expect(zipped.status == 200 && zipped.headers["etag"] == "\"9-html-gzip\"")
+        let zippedLength = try #require(zipped.headers["content-length"])
+        let client = try TestClient(port: server.port)
+        for _ in 0..<2 {
+            client.send(
+                "GET /prepared HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nOrigin: https://a.example\r\n"
+                    + "If-None-Match: \"9-html-gzip\"\r\n\r\n"
+                    + "HEAD /prepared HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"9-html\"\r\n\r\n"
+                    + "GET /prepared HTTP/1.1\r\nHost: x\r\n\r\n")
+            let raw = client.read(until: Self.page)
+            let replies = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().map { TestClient.parse("HTTP/1.1 " + $0) }
+            #expect(replies.count == 3, "three answers on one connection: \(raw)")
+            guard replies.count == 3 else { return }
+            #expect(replies[0].status == 304 && replies[0].body.isEmpty)
+            #expect(replies[0].headers["etag"] == "\"9-html-gzip\"")
+            #expect(replies[0].headers["content-length"] == zippedLength, "the gzip answer's length")
+            #expect(replies[0].headers["access-control-allow-origin"] == "https://a.example")
+            #expect(replies[0].headers["vary"] == "Accept-Encoding, Origin")
+            #expect(replies[0].headers["link"] == nil && replies[0].headers["content-encoding"] == nil)
+            #expect(replies[1].status == 304 && replies[1].headers["etag"] == "\"9-html\"")
+            #expect(replies[1].headers["content-length"] == String(Self.page.utf8.count))
+            #expect(replies[1].headers["access-control-allow-origin"] == nil, "no Origin, no CORS fields")
+            #expect(replies[2].status == 200 && replies[2].body == Self.page)
+        }
     }
 
     @Test func aValidatedAnswerIsNotMadeAgainForA304() throws {

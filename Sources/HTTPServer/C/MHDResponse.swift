@@ -116,7 +116,8 @@ func byteBoxFreeCallback(_ cls: UnsafeMutableRawPointer?) {
 /// changing that `Response`'s headers has no effect on the wire.
 ///
 /// A compressible answer (`Compressibility`) gets `Vary: Accept-Encoding` here, and its gzip and
-/// CORS forms are made on first use and kept with it (`variant`).
+/// CORS forms, and the 304 of each, are made on first use and kept with it (`variant`,
+/// `notModifiedForm`): a request for it builds nothing.
 public final class PreparedResponse: @unchecked Sendable {
     let pointer: OpaquePointer
     public let status: HTTPStatus
@@ -125,6 +126,10 @@ public final class PreparedResponse: @unchecked Sendable {
     /// Whether a client that accepts gzip gets it compressed.
     let compressible: Bool
     let variants = Mutex(Variants())
+    /// This answer's 304, made on first use (`notModifiedForm`).
+    let notModified = Mutex<PreparedResponse?>(nil)
+    /// For a 304: the length of its 200's body, sent as `Content-Length`.
+    let notModifiedLength: Int?
 
     /// Prepares a byte response (a streaming one cannot be prepared).
     /// - Throws: `HTTPError` 500 for a streaming response; `MHDError` if libmicrohttpd refuses a header.
@@ -146,6 +151,26 @@ public final class PreparedResponse: @unchecked Sendable {
         self.status = response.status
         self.headers = headers
         self.bytes = bytes
+        notModifiedLength = nil
+    }
+
+    /// The 304 of `answer`: its fields that a 304 repeats and its body length (see
+    /// `HTTPServer.notModified`).
+    init(notModifiedOf answer: PreparedResponse) throws {
+        let headers = HTTPServer.notModifiedFields(of: answer.headers)
+        let pointer = try MHDResponse.notModified(length: answer.bytes.count)
+        do {
+            try MHDResponse.addHeaders(headers, to: pointer)
+        } catch {
+            MHDResponse.destroy(pointer)
+            throw error
+        }
+        self.pointer = pointer
+        status = .notModified
+        self.headers = headers
+        bytes = []
+        compressible = false
+        notModifiedLength = answer.bytes.count
     }
 
     deinit { MHDResponse.destroy(pointer) }
@@ -156,5 +181,6 @@ extension Response {
     public init(prepared: PreparedResponse) {
         self.init(status: prepared.status, headers: prepared.headers)
         body = .prepared(prepared)
+        notModifiedLength = prepared.notModifiedLength
     }
 }

@@ -43,4 +43,17 @@ extension PreparedResponse {
             return made
         }
     }
+
+    /// The 304 of this answer (its `ETag`, `Vary`, `Cache-Control` and CORS fields, the 200's
+    /// length, no body), made once and kept, like the variants.
+    /// - Throws: `MHDError` if libmicrohttpd refuses a header.
+    func notModifiedForm() throws -> PreparedResponse {
+        if let made = notModified.withLock({ $0 }) { return made }
+        let made = try PreparedResponse(notModifiedOf: self)
+        return notModified.withLock { kept in
+            if let kept { return kept }
+            kept = made
+            return made
+        }
+    }
 }

@@ -34,6 +34,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// How many fields carry that name.
+    public func occurrences(of name: String) -> Int {
+        fields.reduce(0) { count, field in Self.namesEqual(field.name, name) ? count + 1 : count }
+    }
+
     /// These fields with each value's leading and trailing spaces and tabs removed (RFC 9110
     /// section 5.5: they are not part of the field value). Values that have none are kept as
     /// they are, without a copy.

@@ -17,8 +17,12 @@ public struct Request: Sendable {
     /// and tabs (RFC 9110 section 5.5).
     public let headers: HTTPHeaders
     public let body: [UInt8]
+    /// The pattern of the route that matched, set by the `Router`: the parameters are read from
+    /// the path through it when asked for (no dictionary is built per request).
+    var route: PathPattern?
+
     /// Parameters captured by the matched route pattern (`/lists/{id}` gives `parameters["id"]`).
-    public internal(set) var parameters: [String: String] = [:]
+    public var parameters: [String: String] { route?.match(pathSegments) ?? [:] }
 
     /// Parses a request target ("/path?query", or an absolute "http://host/path?query").
     /// - Throws: `HTTPError` 400 when the path is malformed (not starting with "/", a bad `%`
@@ -46,15 +50,7 @@ public struct Request: Sendable {
         guard pathPart.utf8.first == UInt8(ascii: "/") else {
             throw HTTPError(.badRequest, "The request target must start with \"/\".")
         }
-        var segments: [String] = []
-        if pathPart.utf8.count > 1 {
-            for raw in pathPart.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-                guard let segment = PercentDecoding.decodeSegment(Substring(raw)) else {
-                    throw HTTPError(.badRequest, "The request path holds a malformed escape, an encoded NUL or bytes that are not UTF-8.")
-                }
-                segments.append(segment)
-            }
-        }
+        let segments = try Self.segments(of: pathPart)
         self.method = method
         self.path = String(pathPart)
         self.pathSegments = segments
@@ -66,6 +62,28 @@ public struct Request: Sendable {
         self.body = body
     }
 
+    /// The path split at "/" after its first byte, each segment percent-decoded ("/" gives []).
+    /// - Throws: `HTTPError` 400 for a malformed escape, an encoded NUL or bytes that are not UTF-8.
+    private static func segments(of path: Substring) throws -> [String] {
+        let bytes = path.utf8
+        guard bytes.count > 1 else { return [] }
+        var segments: [String] = []
+        segments.reserveCapacity(4)
+        var start = bytes.index(after: bytes.startIndex)
+        var index = start
+        while true {
+            if index == bytes.endIndex || bytes[index] == UInt8(ascii: "/") {
+                guard let segment = PercentDecoding.decodeSegment(path[start..<index]) else {
+                    throw HTTPError(.badRequest, "The request path holds a malformed escape, an encoded NUL or bytes that are not UTF-8.")
+                }
+                segments.append(segment)
+                if index == bytes.endIndex { return segments }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+    }
+
     /// The first value of the named query item, or nil.
     public func query(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
@@ -74,7 +92,7 @@ public struct Request: Sendable {
     /// The named path parameter.
     /// - Throws: `HTTPError` 500 if the matched route has no such parameter (a programming error).
     public func parameter(_ name: String) throws -> String {
-        guard let value = parameters[name] else {
+        guard let value = route?.value(of: name, in: pathSegments) else {
             throw HTTPError(.internalServerError, "Route parameter \(name) is missing.")
         }
         return value

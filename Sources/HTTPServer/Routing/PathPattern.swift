@@ -34,22 +34,47 @@ struct PathPattern: Sendable, CustomStringConvertible {
         self.components = components
     }
 
-    /// The captured parameters when `segments` match this pattern, or nil.
-    func match(_ segments: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    /// Whether `segments` match this pattern (checked without building the parameters).
+    func matches(_ segments: [String]) -> Bool {
+        // Only a pattern ending in `{name...}` matches more segments than it has components.
+        if case .rest = components.last {
+            guard segments.count >= components.count else { return false }
+        } else if segments.count != components.count {
+            return false
+        }
         for (index, component) in components.enumerated() {
             switch component {
-            case .literal(let text):
-                guard index < segments.count, segments[index] == text else { return nil }
-            case .parameter(let name):
-                guard index < segments.count, !segments[index].isEmpty else { return nil }
-                parameters[name] = segments[index]
-            case .rest(let name):
-                guard index < segments.count else { return nil }
-                parameters[name] = segments[index...].joined(separator: "/")
-                return parameters
+            case .literal(let text): if segments[index] != text { return false }
+            case .parameter: if segments[index].isEmpty { return false }
+            case .rest: return true
             }
         }
-        return segments.count == components.count ? parameters : nil
+        return true
+    }
+
+    /// The value `segments` (which match this pattern) give the parameter `name`, or nil when the
+    /// pattern has no such parameter.
+    func value(of name: String, in segments: [String]) -> String? {
+        for (index, component) in components.enumerated() {
+            switch component {
+            case .literal: continue
+            case .parameter(let parameter): if parameter == name { return segments[index] }
+            case .rest(let parameter): if parameter == name { return segments[index...].joined(separator: "/") }
+            }
+        }
+        return nil
+    }
+
+    /// The captured parameters when `segments` match this pattern, or nil.
+    func match(_ segments: [String]) -> [String: String]? {
+        guard matches(segments) else { return nil }
+        var parameters: [String: String] = [:]
+        for component in components {
+            switch component {
+            case .literal: continue
+            case .parameter(let name), .rest(let name): parameters[name] = value(of: name, in: segments)
+            }
+        }
+        return parameters
     }
 }

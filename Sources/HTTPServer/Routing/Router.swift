@@ -17,10 +17,20 @@ public typealias Handler = @Sendable (Request) throws -> Response
 /// ```
 /// Routes are tried in the order they were added; the first match wins.
 public struct Router: Sendable {
-    struct Route: Sendable {
+    /// One route; a class, so that trying it costs no copy of its fields.
+    final class Route: Sendable {
         let method: HTTPMethod
         let pattern: PathPattern
         let handler: Handler
+
+        init(method: HTTPMethod, pattern: PathPattern, handler: @escaping Handler) {
+            self.method = method
+            self.pattern = pattern
+            self.handler = handler
+        }
+
+        /// Whether this route answers `method` (a `GET` route answers `HEAD` too).
+        func answers(_ method: HTTPMethod) -> Bool { self.method == method || (self.method == .get && method == .head) }
     }
 
     private var routes: [Route] = []
@@ -65,14 +75,13 @@ public struct Router: Sendable {
     }
 
     private func dispatch(_ request: Request) throws -> Response {
+        for route in routes where route.answers(request.method) && route.pattern.matches(request.pathSegments) {
+            var request = request
+            request.route = route.pattern
+            return try route.handler(request)
+        }
         var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let parameters = route.pattern.match(request.pathSegments) else { continue }
-            if route.method == request.method || (route.method == .get && request.method == .head) {
-                var request = request
-                request.parameters = parameters
-                return try route.handler(request)
-            }
+        for route in routes where route.pattern.matches(request.pathSegments) {
             allowed.append(route.method)
             if route.method == .get { allowed.append(.head) }
         }

@@ -8,7 +8,7 @@ extension HTTPServer {
     /// The answer to a parsed request: 400 for a repeated `singletonFields` field, a CORS
     /// preflight, else the router's; then `finished` (shaped, and 304 when fresh).
     func respond(to request: Request) -> Response {
-        if let repeated = Self.singletonFields.first(where: { request.headers.values(for: $0).count > 1 }) {
+        if let repeated = Self.singletonFields.first(where: { request.headers.occurrences(of: $0) > 1 }) {
             let error = HTTPError(.badRequest, "The request carries \(repeated) more than once; send it once.")
             return finished(error.response, method: request.method, requestHeaders: request.headers)
         }
@@ -57,16 +57,23 @@ extension HTTPServer {
             let etag = response.headers["ETag"], let condition = requestHeaders["If-None-Match"],
             EntityTag.noneMatchNames(condition, etag), let length = response.bodyBytes?.count
         else { return response }
-        var headers = HTTPHeaders()
-        for field in response.headers
-        where notModifiedFields.contains(field.name.lowercased())
-            || field.name.lowercased().hasPrefix("access-control-")
-        {
-            headers.add(field.name, field.value)
+        if case .prepared(let prepared) = response.body, let kept = try? prepared.notModifiedForm() {
+            return Response(prepared: kept)
         }
-        var answer = Response(status: .notModified, headers: headers)
+        var answer = Response(status: .notModified, headers: notModifiedFields(of: response.headers))
         answer.notModifiedLength = length
         return answer
+    }
+
+    /// The fields of a 200's `headers` that its 304 repeats: `notModifiedFields` and the CORS
+    /// fields, in their order.
+    static func notModifiedFields(of headers: HTTPHeaders) -> HTTPHeaders {
+        var kept = HTTPHeaders()
+        for field in headers {
+            let name = field.name.lowercased()
+            if notModifiedFields.contains(name) || name.hasPrefix("access-control-") { kept.add(field.name, field.value) }
+        }
+        return kept
     }
 
     /// The fields a 304 repeats from its 200 (RFC 9110 section 15.4.5), lower-cased.

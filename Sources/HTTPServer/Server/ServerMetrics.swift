@@ -3,9 +3,19 @@ import Synchronization
 /// Counters the server keeps about itself, rendered in Prometheus text format by `prometheusText`.
 public final class ServerMetrics: Sendable {
     private struct Counters {
-        var byStatus: [Int: Int] = [:]
+        /// Responses by status code, at `code - 100` for 100...599 (counted without hashing).
+        var byStatus = [Int](repeating: 0, count: 500)
+        /// Responses with any other code.
+        var other: [Int: Int] = [:]
         var durationNanoseconds: UInt64 = 0
         var requests = 0
+
+        /// The codes sent at least once, with their counts.
+        var sent: [Int: Int] {
+            var sent = other
+            for (index, count) in byStatus.enumerated() where count > 0 { sent[index + 100] = count }
+            return sent
+        }
     }
 
     private let counters = Mutex(Counters())
@@ -28,7 +38,7 @@ public final class ServerMetrics: Sendable {
 
     func responded(status: Int, nanoseconds: UInt64) {
         counters.withLock {
-            $0.byStatus[status, default: 0] += 1
+            if (100..<600).contains(status) { $0.byStatus[status - 100] += 1 } else { $0.other[status, default: 0] += 1 }
             $0.durationNanoseconds &+= nanoseconds
             $0.requests += 1
         }
@@ -42,18 +52,18 @@ public final class ServerMetrics: Sendable {
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     /// Responses sent so far, by status code.
-    public var responsesByStatus: [Int: Int] { counters.withLock { $0.byStatus } }
+    public var responsesByStatus: [Int: Int] { counters.withLock { $0.sent } }
 
     /// The metrics as Prometheus text exposition lines, each name prefixed with `prefix`.
     public func prometheusText(prefix: String) -> String {
-        let snapshot = counters.withLock { $0 }
+        let (snapshot, sent) = counters.withLock { ($0, $0.sent) }
         var text = """
             # HELP \(prefix)http_responses_total HTTP responses sent, by status code.
             # TYPE \(prefix)http_responses_total counter
 
             """
-        for status in snapshot.byStatus.keys.sorted() {
-            text += "\(prefix)http_responses_total{status=\"\(status)\"} \(snapshot.byStatus[status]!)\n"
+        for status in sent.keys.sorted() {
+            text += "\(prefix)http_responses_total{status=\"\(status)\"} \(sent[status]!)\n"
         }
         text += """
             # HELP \(prefix)http_handler_seconds Time spent from request start to queued response.

@@ -9,6 +9,7 @@ package enum ViewRequest {
     /// as it is). An empty `q=` (a search field submitted empty) counts as no search.
     /// - Throws: `ListQueryError` (400 naming the parameter).
     package static func query(_ request: Request, columns: [Column]) throws -> ListQuery? {
+        if request.queryItems.isEmpty { return nil }  // the list as it is, asked for on every first page
         let items = request.queryItems.filter { !($0.name == "q" && $0.value.isEmpty) }
         let query = try ListQuery(parameters: items, columns: columns)
         return query.isIdentity ? nil : query

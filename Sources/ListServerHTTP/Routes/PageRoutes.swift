@@ -17,36 +17,52 @@ package enum PageRoutes {
         viewKey: String? = nil
     ) throws -> Response {
         let query = try PageQuery(request)
-        let editable = context.authorization.mayEditPage(request, list: snapshot.id)
-        // A page opened with an edit link differs from the same page without it (or once the
-        // link has expired): its own tag, so no revalidation hands one for the other.
-        let editLink = editable && request.query("key") != nil
-        let etag = Conditional.etag(snapshot.version, variant: editLink ? "html-edit" : "html")
-        let cacheControl = context.authorization.cacheControl(request)
-        let render = { @Sendable in
-            let page = snapshot.list.page(after: query.after, limit: query.limit)
-            let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
-            let pageContext = PageContext(
-                listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-                cursor: snapshot.list.lastCursor(of: page)?.encoded, assetsPath: context.assetsPath,
-                linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey), editable: editable)
-            var response = Response.html(
-                context.renderer.page(
-                    snapshot.document, page: page, context: pageContext,
-                    rowVersions: snapshot.list.version(ofRow:)))
-            response.headers["ETag"] = etag
-            pageHeaders(&response, nextHref: nextHref, cacheControl: cacheControl)
-            SecurityHeaders.apply(to: &response)
-            return response
-        }
-        // The first page of a version is what every visitor gets: build its answer once.
-        // A `PreparedResponse` also keeps its gzip form once made. A page fetched with a key
+        // The first page of a version is what every visitor gets: its answer is made once and
+        // kept with the snapshot (a `PreparedResponse`, which also keeps its gzip and CORS forms
+        // and their 304s), so such a request computes nothing more. A page fetched with a key
         // links with it and says `private`: made apart.
         if query.after == nil && viewKey == nil && request.query("key") == nil {
-            return Response(prepared: try snapshot.cache.firstPage(limit: query.limit) { try PreparedResponse(render()) })
+            return Response(
+                prepared: try snapshot.cache.firstPage(limit: query.limit) {
+                    try PreparedResponse(
+                        render(request, snapshot, context, query: query, viewKey: nil, editing: editing(request, snapshot, context)))
+                })
         }
         // Rendered per request: a client that holds it gets its 304 without a rendering.
-        return .validated(etag: etag, render)
+        let pageEditing = editing(request, snapshot, context)
+        return .validated(etag: pageEditing.etag) {
+            render(request, snapshot, context, query: query, viewKey: viewKey, editing: pageEditing)
+        }
+    }
+
+    /// Whether the page answered to `request` offers editing, and its `ETag`: a page opened with
+    /// an edit link differs from the same page without it (or once the link has expired): its
+    /// own tag, so no revalidation hands one for the other.
+    private static func editing(
+        _ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext
+    ) -> (editable: Bool, etag: String) {
+        let editable = context.authorization.mayEditPage(request, list: snapshot.id)
+        let editLink = editable && request.query("key") != nil
+        return (editable, Conditional.etag(snapshot.version, variant: editLink ? "html-edit" : "html"))
+    }
+
+    /// The HTML page of `query` as answered to `request` (see `htmlPage`).
+    private static func render(
+        _ request: Request, _ snapshot: ListSnapshot, _ context: ServerContext, query: PageQuery, viewKey: String?,
+        editing: (editable: Bool, etag: String)
+    ) -> Response {
+        let page = snapshot.list.page(after: query.after, limit: query.limit)
+        let nextHref = page.next.map { "/lists/\(snapshot.id)?\(query.nextQuery(after: $0))" + keyParameter(viewKey) }
+        let pageContext = PageContext(
+            listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
+            cursor: snapshot.list.lastCursor(of: page)?.encoded, assetsPath: context.assetsPath,
+            linksIndex: viewKey == nil, view: ViewControls(query: nil, viewKey: viewKey), editable: editing.editable)
+        var response = Response.html(
+            context.renderer.page(snapshot.document, page: page, context: pageContext, rowVersions: snapshot.list.version(ofRow:)))
+        response.headers["ETag"] = editing.etag
+        pageHeaders(&response, nextHref: nextHref, cacheControl: context.authorization.cacheControl(request))
+        SecurityHeaders.apply(to: &response)
+        return response
     }
 
     /// `GET /lists/{id}/rows`: JSON `{"sections", "next"}` or, for `Accept: text/html`, the

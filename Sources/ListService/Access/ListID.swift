@@ -5,8 +5,8 @@ package enum ListID {
 
     /// Whether `raw` is a valid list id.
     package static func isValid(_ raw: String) -> Bool {
-        let bytes = Array(raw.utf8)
-        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
+        let bytes = raw.utf8  // read in place: no copy per request
+        guard (1...64).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }
         return bytes.dropFirst().allSatisfy(isIDByte)
     }
 
