@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Immutable bytes written to many streams without a copy: every stream that sends them holds a
 /// reference, and the bytes go to each socket straight from this one buffer.
 ///
@@ -7,6 +9,11 @@ public final class SharedBytes: Sendable {
     public let bytes: [UInt8]
     /// The address of `bytes`' storage, fixed for its lifetime (the array is never mutated).
     package let base: UnsafeRawPointerBox
+
+    /// These bytes as one frame of a transport (HTTPServer's HTTP/1.1 chunk), made by the first
+    /// stream that sends them and kept for the others: a fan-out frames its event once, and each
+    /// stream sends it in one `send`.
+    package let framed = AtomicLazyReference<SharedBytes>()
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes

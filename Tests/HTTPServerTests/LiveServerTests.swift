@@ -204,6 +204,23 @@ struct LiveServerTests {
         #expect(received.contains(": hb\n\n"))
     }
 
+    /// The heartbeat pass reads the clock once, then goes through every stream while fan-outs
+    /// write to them: a stream written after that reading is not idle (it got a heartbeat with
+    /// every event a large fan-out sent during the pass).
+    @Test func streamWrittenAfterTheHeartbeatPassBeganGetsNoHeartbeat() throws {
+        let box = StreamBox()
+        let server = try startServer(box: box, heartbeat: 600)
+        defer { server.shutdown() }
+        let (client, stream) = try openStream(on: server, box)
+        let passBegan = monotonicNanoseconds()
+        stream.write("data: one\n\n")
+        stream.heartbeatIfIdle(now: passBegan, idleNanoseconds: 14_000_000_000)
+        stream.write("data: two\n\n")
+        let received = client.read(until: "data: two")
+        #expect(received.contains("data: one"))
+        #expect(!received.contains(": hb"))
+    }
+
     @Test func closedClientTerminatesItsStream() throws {
         let box = StreamBox()
         let server = try startServer(box: box, heartbeat: 0.2)

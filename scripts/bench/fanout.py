@@ -8,9 +8,10 @@ Each run VIEW:SECTIONSxROWS:N starts a fresh server (`--max-subscribers 20000`),
 SECTIONS x ROWS rows (4 columns), opens N subscribers `GET /lists/bench/events?view=VIEW&limit=50`
 (each waits for its reset) and replaces a row inside their window `--writes` times.
 A `view=json` subscriber's reset is the whole document, so 10,000 of them run on a 50-row list
-(the size of one html window) and a few on the 10,000-row list to show the reset cost. Per write: delivered count, p50/p99/max of arrival (kernel receive
+(the size of one html window) and a few on the 10,000-row list to show the reset cost. Per write: delivered count, first/p50/p99/max of arrival (kernel receive
 timestamp of the event's last packet, from just before the write was sent) and of seen (when
-this client had parsed it), and when the write was answered. Also the server's VmRSS before
+this client had parsed it), and when the write was answered (read by this client, and arrived by
+the kernel's receive timestamp). Also the server's VmRSS before
 and after connecting, and per subscriber; how long connecting took; and teardown: the time from
 closing every subscriber and sending one more write until `/metrics` shows no open stream.
 Target (docs/BENCHMARKS.md): all delivered, arrival p99 <= 1.25x the floor's (the `floor` run,
@@ -61,7 +62,15 @@ class FloorServer:
 def start_server(args, view, binary):
     if view == "floor":
         return FloorServer(args.floor_threads)
-    return benchlib.Server(binary, ["--max-subscribers", "20000"])
+    return benchlib.Server(binary, ["--max-subscribers", "20000", *args.server_arg])
+
+
+def keep_server_log(args, server, label):
+    """Appends the server's log (its debug lines with `--server-arg=--log-level=debug`) to `--server-log`."""
+    if not args.server_log or isinstance(server, FloorServer):
+        return
+    with open(server.log_file.name, errors="replace") as source, open(args.server_log, "a") as kept:
+        kept.write(f"== {label}\n" + source.read())
 
 
 def run_view(args, spec, binary=None, label=""):
@@ -112,6 +121,7 @@ def run_view(args, spec, binary=None, label=""):
                     "results": results, "rss_before": rss_before, "rss_after": rss_after, "rss_end": rss_end, "per": per,
                     "marginal": marginal, "connect": connect_seconds}
         teardown = measure_teardown(server, subscribers, selector, writer, (5 + 7 * args.writes) % min(50, sections * rows))
+        keep_server_log(args, server, label)
         benchlib.log(f"   teardown: {len(subscribers)} subscribers closed, one more write, every stream released "
                      f"after {teardown:.2f} s (open_streams in /metrics back to 0)")
         return {"teardown": teardown, "view": f"{view} {shape}", "label": label, "n": len(subscribers), "results": results, "rss_before": rss_before,
@@ -159,6 +169,9 @@ def main():
                         help="also run these binaries, interleaved round by round with --bin (repeatable)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every binary and run (the floor's in turn with them)")
     parser.add_argument("--floor-threads", type=int, default=2, help="sending threads of the floor server")
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="an extra list-server argument (repeatable; e.g. --server-arg=--log-level=debug)")
+    parser.add_argument("--server-log", metavar="PATH", help="append each list-server's log here")
     args = parser.parse_args()
     limit = benchlib.raise_file_limit(65536)
     most = max(int(spec.split(":")[2]) for spec in args.runs.split(","))
@@ -181,11 +194,13 @@ def main():
         delivered = sum(r["delivered"] for r in results)
         benchlib.log(
             f"   {run['label']} view={run['view']}: delivered {delivered}/{run['n'] * len(results)}; "
-            f"arrival p50 {benchlib.ms(med([p(r['arrival'], .5) for r in results]))}, "
+            f"arrival first {benchlib.ms(med([min(r['arrival']) for r in results]))}, "
+            f"p50 {benchlib.ms(med([p(r['arrival'], .5) for r in results]))}, "
             f"p99 {benchlib.ms(med([p(r['arrival'], .99) for r in results]))}, "
             f"max {benchlib.ms(med([max(r['arrival']) for r in results]))}; "
             f"seen p99 {benchlib.ms(med([p(r['seen'], .99) for r in results]))}; "
-            f"write answered {benchlib.ms(med([r['ack'] for r in results]))}; "
+            f"write answered {benchlib.ms(med([r['ack'] for r in results]))} "
+            f"(arrived {benchlib.ms(med([r['ack_arrival'] for r in results]))}); "
             f"VmRSS {run['rss_before'] / 1024:.0f} -> {run['rss_after'] / 1024:.0f} MiB "
             f"({run['per'] / 1024:.1f} KiB/subscriber, second half {run['marginal'] / 1024:.1f}; {run['rss_end'] / 1024:.0f} MiB after the writes); "
             f"connect {run['connect']:.1f} s, teardown {run['teardown']:.2f} s")

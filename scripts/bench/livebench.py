@@ -10,6 +10,8 @@ Two clocks per delivery:
   had fully arrived on the subscriber's socket, whatever the Python client was busy with.
 - seen: the monotonic time at which this client read and parsed it; with 10,000 sockets this
   includes the client working through the others, so it is an upper bound.
+The write's answer is timed both ways too: `ack` when this client read it (after whatever
+subscriber events the same poll returned before it), `ack_arrival` by its kernel receive timestamp.
 """
 import selectors
 import socket
@@ -141,7 +143,10 @@ class Writer:
         self.list_id = list_id
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.buffer = b""
+        # The kernel's receive timestamp (ns, CLOCK_REALTIME) of the answer's last piece read.
+        self.arrival_ns = None
 
     def send_replace(self, row_key, row_number, note):
         body = benchlib.json.dumps(benchlib.make_row(row_key, row_number, note), separators=(",", ":")).encode()
@@ -153,11 +158,15 @@ class Writer:
     def receive(self):
         """Returns (status, version) once the whole response is in, else None."""
         try:
-            data = self.sock.recv(65536)
+            data, ancillary, _, _ = self.sock.recvmsg(65536, CMSG_SPACE)
         except (BlockingIOError, InterruptedError):
             return None
         if not data:
             raise RuntimeError("the server closed the write connection")
+        for level, kind, cdata in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                seconds, nanoseconds = struct.unpack("qq", cdata[:16])
+                self.arrival_ns = seconds * 1_000_000_000 + nanoseconds
         self.buffer += data
         end = self.buffer.find(b"\r\n\r\n")
         if end < 0:
@@ -219,6 +228,7 @@ def measure_write(selector, subscribers, writer, row_key, row_number, timeout=30
     pending = {s.sock.fileno(): s for s in subscribers}
     arrival, seen = [], []
     ack = None
+    ack_arrival = None
     wrong = 0
     selector.register(writer.sock, selectors.EVENT_READ, writer)
     wall0 = time.time_ns()
@@ -232,6 +242,7 @@ def measure_write(selector, subscribers, writer, row_key, row_number, timeout=30
                 answer = writer.receive()
                 if answer:
                     ack = (time.perf_counter() - t0, answer)
+                    ack_arrival = (writer.arrival_ns - wall0) / 1e9 if writer.arrival_ns else ack[0]
                 continue
             events, kernel_ns = source.receive()
             now = time.perf_counter()
@@ -251,7 +262,8 @@ def measure_write(selector, subscribers, writer, row_key, row_number, timeout=30
     if status != 200 or version != expected:
         raise RuntimeError(f"write answered {status} version {version}, expected 200 version {expected}")
     return {"version": expected, "delivered": len(arrival), "missing": len(pending), "wrong": wrong,
-            "arrival": arrival, "seen": seen, "ack": ack[0]}
+            "arrival": arrival, "seen": seen, "ack": ack[0],
+            "ack_arrival": ack_arrival}
 
 
 def summary(result, total):
@@ -259,9 +271,9 @@ def summary(result, total):
     p = benchlib.percentile
     return (f"delivered {result['delivered']}/{total}"
             + (f" ({result['wrong']} without the new content)" if result["wrong"] else "")
-            + f"; arrival p50 {benchlib.ms(p(a, .5))} p99 {benchlib.ms(p(a, .99))} max {benchlib.ms(max(a) if a else 0)}"
+            + f"; arrival first {benchlib.ms(min(a) if a else 0)} p50 {benchlib.ms(p(a, .5))} p99 {benchlib.ms(p(a, .99))} max {benchlib.ms(max(a) if a else 0)}"
             + f"; seen p50 {benchlib.ms(p(s, .5))} p99 {benchlib.ms(p(s, .99))} max {benchlib.ms(max(s) if s else 0)}"
-            + f"; write answered after {benchlib.ms(result['ack'])}")
+            + f"; write answered after {benchlib.ms(result['ack'])} (arrived {benchlib.ms(result['ack_arrival'])})")
 
 
 def close_all(subscribers, selector):

@@ -12,6 +12,21 @@ enum ChunkFraming {
     /// The last chunk, with no trailer fields: the body is complete.
     static let lastChunk = SharedBytes(Array("0\r\n\r\n".utf8))
 
+    /// The largest buffer `chunk(of:)` frames: a larger one is sent as three pieces, with no copy.
+    static let maxFramedCopy = 64 * 1024
+
+    /// `bytes` framed as one chunk, made once and kept with them (`SharedBytes.framed`), so every
+    /// stream that sends them sends one buffer. At most `maxFramedCopy` bytes.
+    static func chunk(of bytes: SharedBytes) -> SharedBytes {
+        if let framed = bytes.framed.load() { return framed }
+        var framed: [UInt8] = []
+        framed.reserveCapacity(framedCount(bytes.count))
+        withHead(bytes.count) { framed += $0 }
+        framed += bytes.bytes
+        framed += [0x0D, 0x0A]
+        return bytes.framed.storeIfNil(SharedBytes(framed))
+    }
+
     /// `count` bytes of payload as they go on the wire, framed.
     static func framedCount(_ count: Int) -> Int { headLength(count) + count + 2 }
 

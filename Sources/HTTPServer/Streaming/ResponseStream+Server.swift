@@ -99,10 +99,11 @@ extension ResponseStream {
         state.terminated = true
     }
 
-    /// Writes the heartbeat if nothing was written for `idleNanoseconds`.
+    /// Writes the heartbeat if nothing was written for `idleNanoseconds` before `now`. A write
+    /// after `now` (another thread's, while the heartbeat pass went through the streams) is not idle.
     func heartbeatIfIdle(now: UInt64, idleNanoseconds: UInt64) {
         guard let heartbeat else { return }
-        let idle = state.withLock { now &- $0.lastWrite >= idleNanoseconds }
+        let idle = state.withLock { now >= $0.lastWrite && now - $0.lastWrite >= idleNanoseconds }
         if idle { write([heartbeat]) }
     }
 

@@ -118,10 +118,20 @@ public final class ResponseStream: Sendable {
         return .written
     }
 
-    /// `bytes` as one chunk: its head is made on the stack and sent with it in one `sendmsg`; only
-    /// what the socket does not take is queued (the head then as a buffer of its own).
+    /// `bytes` as one chunk. Up to `ChunkFraming.maxFramedCopy` bytes, the chunk is framed once
+    /// for every stream that sends these bytes (`ChunkFraming.chunk(of:)`) and sent in one `send`;
+    /// a larger one is sent from the bytes themselves, its head made on the stack, in one
+    /// `sendmsg`. Only what the socket does not take is queued.
     private static func writeChunk(_ state: inout State, _ bytes: SharedBytes, ifQueuedAtMost limit: Int?) -> StreamWriteResult {
-        ChunkFraming.withHead(bytes.count) { head in
+        if bytes.count <= ChunkFraming.maxFramedCopy {
+            let chunk = ChunkFraming.chunk(of: bytes)
+            return write(&state, chunk.count, ifQueuedAtMost: limit) { socket in
+                SocketSend.send(chunk.base.pointer!, count: chunk.count, to: socket)
+            } queue: { queue, sent in
+                queue.append(chunk, skipping: sent)
+            }
+        }
+        return ChunkFraming.withHead(bytes.count) { head in
             write(&state, ChunkFraming.framedCount(bytes.count), ifQueuedAtMost: limit) { socket in
                 SocketSend.send(
                     [

@@ -60,10 +60,10 @@ extension LiveHub {
                     if subscriber.presenceSent != nil && recent {
                         waiting = true
                     } else {
-                        deliveries.append(Delivery(subscriber: subscriber, event: event))
+                        deliveries.append(Delivery(subscriber: subscriber, stream: subscriber.stream, event: event))
                     }
                 }
-                let behind = Set(deliver(deliveries, at: nil).map { ObjectIdentifier($0) })
+                let behind = Set(deliver(deliveries).map { ObjectIdentifier($0) })
                 for delivery in deliveries where !behind.contains(ObjectIdentifier(delivery.subscriber)) {
                     delivery.subscriber.presenceSent = total
                     delivery.subscriber.presenceSentAt = now

@@ -1,4 +1,3 @@
-import Dispatch
 import ListModel
 import ServerSupport
 import Synchronization
@@ -18,6 +17,7 @@ extension LiveHub {
         }
         let old = state.current
         guard new.version > old.version else { return }  // a subscriber already started from it
+        let started = monotonicNanoseconds()
         var jsonEvent: SharedBytes?
         var htmlEvents: [LiveWindow: SharedBytes] = [:]
         var newViews: [LiveWindow: LiveView] = [:]
@@ -25,6 +25,8 @@ extension LiveHub {
         var newJSONViews: [LiveWindow: JSONWindowView] = [:]
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(state.subscribers.count)
+        // Most `view=html` subscribers share one window: compared with the last one before hashing.
+        var lastHTML: (window: LiveWindow, event: SharedBytes)?
         let viewEvents = publishViews(change, from: old, to: new, state: &state, channel: channel)
         for subscriber in state.subscribers.values where !subscriber.stale && subscriber.version < new.version {
             guard subscriber.version == old.version else {
@@ -38,40 +40,52 @@ extension LiveHub {
                     markStale(subscriber)  // cannot happen: every subscribed window got its event
                     continue
                 }
-                deliveries.append(Delivery(subscriber: subscriber, event: shared))
-                continue
-            }
-            switch subscriber.view {
-            case .json:
-                if jsonEvent == nil { jsonEvent = Self.jsonEvent(for: change, from: old, to: new) }
-                event = jsonEvent!
-            case .jsonWindow:
-                if let shared = jsonWindowEvents[subscriber.window] {
-                    event = shared
-                } else {
-                    let after = JSONWindowView(snapshot: new, window: subscriber.window)
-                    event = ServerSentEvent.patch(
-                        JSONWindowView.patch(from: state.currentJSONView(subscriber.window), to: after),
-                        version: new.version)
-                    jsonWindowEvents[subscriber.window] = event
-                    newJSONViews[subscriber.window] = after
+                event = shared
+            } else {
+                switch subscriber.view {
+                case .json:
+                    if jsonEvent == nil { jsonEvent = Self.jsonEvent(for: change, from: old, to: new) }
+                    event = jsonEvent!
+                case .jsonWindow:
+                    if let shared = jsonWindowEvents[subscriber.window] {
+                        event = shared
+                    } else {
+                        let after = JSONWindowView(snapshot: new, window: subscriber.window)
+                        event = ServerSentEvent.patch(
+                            JSONWindowView.patch(from: state.currentJSONView(subscriber.window), to: after),
+                            version: new.version)
+                        jsonWindowEvents[subscriber.window] = event
+                        newJSONViews[subscriber.window] = after
+                    }
+                case .html:
+                    let window = subscriber.window
+                    if let lastHTML, lastHTML.window == window {
+                        event = lastHTML.event
+                    } else if let shared = htmlEvents[window] {
+                        event = shared
+                    } else {
+                        let before = state.currentView(window, renderer: renderer, rowMarkup: channel.rowMarkup)
+                        let after = LiveView(snapshot: new, window: window, renderer: renderer, rowMarkup: channel.rowMarkup)
+                        event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
+                        htmlEvents[window] = event
+                        newViews[window] = after
+                    }
+                    lastHTML = (window, event)
                 }
-            case .html:
-                if let shared = htmlEvents[subscriber.window] {
-                    event = shared
-                } else {
-                    let before = state.currentView(subscriber.window, renderer: renderer, rowMarkup: channel.rowMarkup)
-                    let after = LiveView(
-                        snapshot: new, window: subscriber.window, renderer: renderer,
-                        rowMarkup: channel.rowMarkup)
-                    event = ServerSentEvent.patch(LiveView.patch(from: before, to: after), version: new.version)
-                    htmlEvents[subscriber.window] = event
-                    newViews[subscriber.window] = after
-                }
             }
-            deliveries.append(Delivery(subscriber: subscriber, event: event))
+            // Sent below; one whose stream is too far behind is marked stale there, and a stale
+            // subscriber's version is not read until its reset sets it.
+            subscriber.version = new.version
+            deliveries.append(Delivery(subscriber: subscriber, stream: subscriber.stream, event: event))
         }
-        for subscriber in deliver(deliveries, at: new.version) { markStale(subscriber) }
+        let made = monotonicNanoseconds()
+        for subscriber in deliver(deliveries) { markStale(subscriber) }
+        if deliveries.count >= Self.loggedFanOut {
+            let sent = monotonicNanoseconds()
+            Log.debug(
+                "fan-out of \(channel.listID) version \(new.version): \(deliveries.count) events made in "
+                    + "\(Self.milliseconds(made - started)) ms, sent in \(Self.milliseconds(sent - made)) ms")
+        }
         state.recent.append(
             LiveChannel.PastVersion(
                 snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
@@ -83,41 +97,54 @@ extension LiveHub {
         channel.resetDocuments.forget(before: new.version)
     }
 
-    /// One subscriber's event of a publish.
+    /// Publishes to at least this many subscribers log their timings (debug).
+    static let loggedFanOut = 512
+
+    /// Nanoseconds as milliseconds with two decimals.
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        let hundredths = (nanoseconds + 5_000) / 10_000
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+    }
+
+    /// Deliveries from which a fan-out's sends are shared with the `fanOut` threads: fewer take
+    /// less time than waking a thread.
+    static let sharedFanOut = 1024
+
+    /// Subscribers collected by several threads.
+    private final class SubscriberList: Sendable {
+        private let list = Mutex<[Subscriber]>([])
+        func append(_ subscriber: Subscriber) { list.withLock { $0.append(subscriber) } }
+        var subscribers: [Subscriber] { list.withLock { $0 } }
+    }
+
+    /// One subscriber's event of a publish, with its stream (read while the subscriber was, so
+    /// that the sending threads need not read the subscriber again).
     package struct Delivery: @unchecked Sendable {
         package let subscriber: Subscriber
+        package let stream: any SubscriberStream
         package let event: SharedBytes
     }
 
-    /// Writes each event to its subscriber's stream (skipping one that holds more than
-    /// `maxBufferedBytes` unsent) and moves it to `version` (nil: an event that is not a
-    /// version, `presence`); returns those skipped.
-    /// Called under the channel's lock. Large fan-outs are spread over the cores: each write is
-    /// one `send` of the shared event on the caller's thread (`SubscriberStream.write`; the
-    /// server's `ResponseStream`), the floor of the work, so the threads share it evenly.
-    package func deliver(_ deliveries: [Delivery], at version: Int?) -> [Subscriber] {
-        let workers = min(limits.fanOutThreads, max(1, deliveries.count / 512))
-        let behind = Mutex<[Subscriber]>([])
+    /// Writes each event to its subscriber's stream, skipping one that holds more than
+    /// `maxBufferedBytes` unsent, and returns those skipped. Called under the channel's lock.
+    /// Each write is one `send` of the shared event on the calling thread
+    /// (`SubscriberStream.write`; the server's `ResponseStream`), the floor of the work; from
+    /// `sharedFanOut` deliveries on, the hub's `fanOut` threads share them.
+    package func deliver(_ deliveries: [Delivery]) -> [Subscriber] {
+        let behind = SubscriberList()
         let maxBuffered = limits.maxBufferedBytes
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var slow: [Subscriber] = []
-            var index = worker
-            while index < deliveries.count {
-                let delivery = deliveries[index]
-                if delivery.subscriber.stream.write(delivery.event, ifQueuedAtMost: maxBuffered) == .behind {
-                    slow.append(delivery.subscriber)
-                }
-                index += workers
+        let send: @Sendable (Int) -> Void = { index in
+            let delivery = deliveries[index]
+            if delivery.stream.write(delivery.event, ifQueuedAtMost: maxBuffered) == .behind {
+                behind.append(delivery.subscriber)
             }
-            if !slow.isEmpty { behind.withLock { $0 += slow } }
         }
-        let skipped = behind.withLock { $0 }
-        guard let version else { return skipped }
-        let skippedIDs = Set(skipped.map { ObjectIdentifier($0) })
-        for delivery in deliveries where !skippedIDs.contains(ObjectIdentifier(delivery.subscriber)) {
-            delivery.subscriber.version = version
+        if deliveries.count >= Self.sharedFanOut {
+            fanOut.run(deliveries.count, send)
+        } else {
+            for index in deliveries.indices { send(index) }
         }
-        return skipped
+        return behind.subscribers
     }
 
     /// The `view=json` event taking a subscriber at `old` to `new`: the change's patch, or the

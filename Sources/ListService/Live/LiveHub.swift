@@ -96,11 +96,14 @@ package final class LiveHub: Sendable {
     /// Where changes are published, off the writers' threads (one list's changes are never
     /// published by two threads at once: they take its channel's lock).
     package let publisher = DispatchQueue(label: "list-server.publish", qos: .userInitiated, attributes: .concurrent)
+    /// The threads a large fan-out's sends are shared with (`fanOutThreads` in all).
+    package let fanOut: FanOutThreads
 
     package init(renderer: HTMLRenderer, limits: Limits = Limits()) {
         self.renderer = renderer
         self.limits = limits
         index = IndexFeed(maxBufferedBytes: limits.maxBufferedBytes)
+        fanOut = FanOutThreads(helpers: limits.fanOutThreads - 1)
     }
 
     /// How many streams are open (or being opened).
@@ -148,7 +151,10 @@ package final class LiveHub: Sendable {
         thread.start()
     }
 
-    package func stop() { running.store(false, ordering: .relaxed) }
+    package func stop() {
+        running.store(false, ordering: .relaxed)
+        fanOut.stop()
+    }
 }
 
 /// Random ids for subscriptions: 128 bits, hex, after `prefix` and a dot when there is one.

@@ -11,21 +11,22 @@ package final class Subscriber: @unchecked Sendable {
         case html
     }
 
-    /// Unguessable: it authorises `…/more` on this stream.
-    package let id: String
-    package let listID: String
-    package let view: View
+    // What every publish reads comes first, so that it shares the object's first cache lines.
     package let stream: any SubscriberStream
+    package let view: View
+    /// Set when its stream fell behind and patches were dropped: it needs a `reset`.
+    package var stale = false
+    /// The version of the last event this subscriber was sent (or is being sent by its reset).
+    package var version: Int
     /// The window of a `view=html` or windowed `view=json` subscriber.
     package var window: LiveWindow
     /// The view of a live view's subscriber (`sort`, `q`, filters); nil for the list itself.
     package let query: ListQuery?
+    /// Unguessable: it authorises `…/more` on this stream.
+    package let id: String
+    package let listID: String
     /// Where a live view's window ends (`.whole` for `view=json` without `limit` or `until`).
     package var viewEnd: ViewWindowEnd = .whole
-    /// The version of the last event this subscriber was sent (or is being sent by its reset).
-    package var version: Int
-    /// Set when its stream fell behind and patches were dropped: it needs a `reset`.
-    package var stale = false
     /// When it fell behind (monotonic nanoseconds), to disconnect one that never catches up.
     package var staleSince: UInt64 = 0
     /// The viewer count of the last `presence` event it was sent, and when (monotonic nanoseconds).
