@@ -7,7 +7,7 @@ against the list's canonical JSON bytes per row.
                                    [--trim] [--restart] [--bin PATH]
 
 For each store (`--db :memory:`, then a SQLite file in a temporary folder: the default store),
-one release server (`--max-body 512 MiB`) gets `--lists` lists of `--rows` rows (10 sections)
+one release server (`--max-body 512 MiB`, `--write-timeout 600`) gets `--lists` lists of `--rows` rows (10 sections)
 by PUT, one after another, and VmRSS is read after each (after the server has been idle for a
 second, so replaced versions are let go). `--shape bench` rows have 4 columns (text with `<>&`,
 number, link, text; about 161 B of canonical JSON each); `--shape small` rows a short key and
@@ -35,6 +35,10 @@ import tempfile
 import time
 
 import benchlib
+
+
+# Large bodies; a 1,000,000-row PUT takes more than the default 10 s on a loaded machine.
+SERVER_ARGS = ["--max-body", str(512 << 20), "--write-timeout", "600"]
 
 
 def make_small_row(key, n):
@@ -98,7 +102,7 @@ def measure(binary, store, rows, lists, how="put", shape="bench", trim=False, re
     extra = {}
     with tempfile.TemporaryDirectory(prefix="server-memory-") as folder:
         db = ":memory:" if store == "memory" else os.path.join(folder, "lists.sqlite")
-        with benchlib.Server(binary, ["--max-body", str(512 << 20)], db=db) as server:
+        with benchlib.Server(binary, SERVER_ARGS, db=db) as server:
             conn = server.connection()
             document = make_document(shape, rows)
             body = json.dumps(document, separators=(",", ":")).encode()
@@ -121,7 +125,7 @@ def measure(binary, store, rows, lists, how="put", shape="bench", trim=False, re
             status, _, data = benchlib.request(conn, "GET", "/lists/m0", headers={"Accept": "application/json"})
             benchlib.expect(status, (200,), "GET m0")
         if restart and store != "memory":
-            with benchlib.Server(binary, ["--max-body", str(512 << 20)], db=db) as server:
+            with benchlib.Server(binary, SERVER_ARGS, db=db) as server:
                 time.sleep(2.5)
                 extra["restarted"] = server.rss_kib()
                 trim_heap(server.connection())
