@@ -8,8 +8,9 @@ against the list's canonical JSON bytes per row.
 
 For each store (`--db :memory:`, then a SQLite file in a temporary folder: the default store),
 one release server (`--max-body 512 MiB`, `--write-timeout 600`) gets `--lists` lists of `--rows` rows (10 sections)
-by PUT, one after another, and VmRSS is read after each (after the server has been idle for a
-second, so replaced versions are let go). `--shape bench` rows have 4 columns (text with `<>&`,
+by PUT, one after another, and VmRSS is read after each (after the server has been idle for 5
+s, so replaced versions are let go and the heap trimmed: `HeapTrim` trims a second after a burst
+of writes ends; at load 10, 2.5 s was once too early). `--shape bench` rows have 4 columns (text with `<>&`,
 number, link, text; about 161 B of canonical JSON each); `--shape small` rows a short key and
 three short cells (text, number, text; about 85 B each, a feed's rows: where the fixed cost of a
 row shows).
@@ -115,7 +116,7 @@ def measure(binary, store, rows, lists, how="put", shape="bench", trim=False, re
                     benchlib.expect(status, (200, 201), f"PUT m{index}: {data[:200]!r}")
                 else:
                     build_by_writes(conn, f"m{index}", json.loads(body), how)
-                time.sleep(2.5)
+                time.sleep(5.0)
                 readings.append(server.rss_kib())
             if trim:
                 trim_heap(conn)
