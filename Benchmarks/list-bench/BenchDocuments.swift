@@ -49,6 +49,21 @@ func memoryBenchMixedDocument(sections: Int, rows: Int) -> ListDocument {
     }
 }
 
+/// The columns of feed rows like `scripts/bench/server_memory.py --shape small`'s: key `f123`, a
+/// short name, a number and a short tag, about 85 B of canonical JSON each.
+func memoryBenchSmallColumns() -> [Column] {
+    [Column(key: "name", title: "Name"), Column(key: "n", title: "Number", kind: .number), Column(key: "tag", title: "Tag")]
+}
+
+/// Feed row number `serial` (`memoryBenchSmallColumns`).
+func memoryBenchSmallRow(_ serial: Int) -> Row {
+    Row(
+        key: "f\(serial)",
+        cells: RowCells(uniqueKeysWithValues: [
+            ("name", .text("Post \(serial)")), ("n", .number(Double(serial % 1_000))), ("tag", .text("new")),
+        ]))
+}
+
 /// The diff benchmark's lists before and after mixed edits (10% deletes, 10% inserts, 5% moves,
 /// 10% one-cell updates), seed 42. `sections` sections of `rows / sections` rows of
 /// `RandomListEdits`; with one section, a feed: rows with long keys (`row-123-4f0c2a9e`) and

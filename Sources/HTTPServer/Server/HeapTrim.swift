@@ -3,20 +3,35 @@ import Glibc
 import ServerSupport
 import Synchronization
 
-/// Gives back to the system the heap a large request leaves free behind it.
+/// Gives back to the system the heap that writes leave free behind them.
 ///
 /// Parsing a large body builds its JSON tree out of millions of small allocations; once the
 /// write is done they are free, but glibc keeps the pages (they are scattered among live ones),
 /// so a server that took one PUT of 1,000,000 rows stayed ~800 MB larger than the list it holds
-/// (`scripts/bench/server_memory.py`, docs/BENCHMARKS.md). `malloc_trim(0)` returns every free
-/// page (100-140 ms after a 1,000,000-row PUT, holding each malloc arena's lock in turn); it runs
-/// on a background queue a second after such a write, one for all the large writes of that second.
-/// The server calls it once a write handler with a body is done (`HTTPServer+Offload`), whatever
-/// the route.
+/// (`scripts/bench/server_memory.py`, docs/BENCHMARKS.md). Many small writes do the same a little
+/// at a time: a list grown to 1,000,000 rows by 100 POSTs of 870 KB left about 100 B per row of
+/// free heap (more than the row's JSON). `malloc_trim(0)` returns every free page (100-140 ms
+/// after a 1,000,000-row PUT, holding each malloc arena's lock in turn).
+///
+/// The server calls `afterRequest` once a write handler with a body is done
+/// (`HTTPServer+Handling`), whatever the route. Once the bodies since the last trim add up to
+/// `burstBytes` (one large body, or a burst of small ones), a trim runs on a background queue
+/// when writes with bodies have paused for `quietNanoseconds`; if they go on, every
+/// `maxDelayNanoseconds`, and once more when they pause. A small write costs an atomic addition,
+/// an atomic store and a clock read; trims run at most once per `maxDelayNanoseconds` while
+/// writes last.
 enum HeapTrim {
-    /// Bodies from this size on (1 MiB) are followed by a trim.
-    static let bodyThreshold = 1 << 20
+    /// Bodies adding up to this (1 MiB) since the last trim are followed by a trim.
+    static let burstBytes = 1 << 20
+    /// How long writes must pause before the trim runs (1 s).
+    static let quietNanoseconds: UInt64 = 1_000_000_000
+    /// The longest a trim waits for the pause (10 s): a server written without pause still trims.
+    static let maxDelayNanoseconds: UInt64 = 10_000_000_000
 
+    /// Body bytes since the last trim began.
+    private static let bytesSinceTrim = Atomic<Int>(0)
+    /// When the last write with a body was done (monotonic nanoseconds).
+    private static let lastWrite = Atomic<UInt64>(0)
     private static let pending = Atomic<Bool>(false)
     private static let queue = DispatchQueue(label: "list-server.heap-trim", qos: .utility)
 
@@ -28,14 +43,39 @@ enum HeapTrim {
 
     /// Called when the handler of a request with a body of `bodyBytes` is done (answered or refused).
     static func afterRequest(bodyBytes: Int) {
-        guard bodyBytes >= bodyThreshold else { return }
+        guard bodyBytes > 0 else { return }
+        let now = monotonicNanoseconds()
+        lastWrite.store(now, ordering: .relaxed)
+        guard bytesSinceTrim.add(bodyBytes, ordering: .relaxed).newValue >= burstBytes else { return }
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        queue.asyncAfter(deadline: .now() + .seconds(1)) {
-            pending.store(false, ordering: .releasing)
+        schedule(burstBegan: now, after: quietNanoseconds)
+    }
+
+    /// Runs the trim `delay` from now if writes have paused by then (or the burst is old
+    /// enough), else looks again when the pause could be over. A trim made while writes go on
+    /// is followed by another once they pause: what the last writes free is given back too.
+    private static func schedule(burstBegan: UInt64, after delay: UInt64) {
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) {
+            // Loaded before the clock is read: a write stored there ended before `now`.
+            let quietSince = lastWrite.load(ordering: .relaxed)
+            let now = monotonicNanoseconds()
+            let paused = now &- quietSince >= quietNanoseconds
+            let waited = now &- burstBegan
+            if !paused, waited < maxDelayNanoseconds {
+                let untilQuiet = quietSince &+ quietNanoseconds &- now
+                schedule(burstBegan: burstBegan, after: min(untilQuiet, maxDelayNanoseconds &- waited))
+                return
+            }
+            let bytes = bytesSinceTrim.exchange(0, ordering: .relaxed)
             let started = monotonicNanoseconds()
             _ = trim?(0)
             let milliseconds = Double(monotonicNanoseconds() - started) / 1e6
-            Log.debug("heap trimmed after a write of \(bodyBytes) bytes, in \(Int(milliseconds.rounded())) ms")
+            Log.debug("heap trimmed after writes of \(bytes) bytes, in \(Int(milliseconds.rounded())) ms")
+            if paused {
+                pending.store(false, ordering: .releasing)
+            } else {
+                schedule(burstBegan: monotonicNanoseconds(), after: quietNanoseconds)
+            }
         }
     }
 }

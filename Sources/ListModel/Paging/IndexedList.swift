@@ -63,13 +63,12 @@ public struct IndexedList: Sendable {
         if let knownMap {
             orderKeyMap = knownMap
         } else {
-            let rowKeys = flattenedRowKeys(document)
-            var map: [ByteKey: OrderKeyMap.Slot] = [:]
-            map.reserveCapacity(rowKeys.count)
-            for (index, (key, orderKey)) in zip(rowKeys, orderKeys).enumerated() {
-                map[ByteKey(key)] = OrderKeyMap.Slot(orderKey: orderKey, version: versions?[index] ?? 0)
+            var slots: [OrderKeyMap.Slot] = []
+            slots.reserveCapacity(orderKeys.count)
+            for (index, orderKey) in orderKeys.enumerated() {
+                slots.append(OrderKeyMap.Slot(orderKey: orderKey, version: versions?[index] ?? 0))
             }
-            orderKeyMap = OrderKeyMap(slots: map)
+            orderKeyMap = OrderKeyMap(keys: flattenedRowKeys(document), slots: slots)
         }
         var starts: [Int] = []
         starts.reserveCapacity(document.sections.count + 1)

@@ -50,8 +50,10 @@ extension OrderKey {
 
     /// `count` keys in increasing order, all strictly between `lower` and `upper`.
     ///
-    /// Open ends step the integer part; a bounded gap is split evenly (by bisection), so
-    /// the keys grow by about log₆₂(count) characters rather than count / 6.
+    /// Open ends step the integer part; a bounded gap takes keys counted up right after
+    /// `lower` at a fixed width (`counted(after:before:count:)`) when they fit below `upper`,
+    /// else it is split evenly (by bisection); either way the keys grow by about
+    /// log₆₂(count) characters rather than count / 6.
     public static func keys(between lower: OrderKey?, _ upper: OrderKey?, count: Int) -> [OrderKey] {
         guard count > 0 else { return [] }
         switch (lower, upper) {
@@ -76,6 +78,7 @@ extension OrderKey {
             }
             return keys.reversed()
         case (let lower?, let upper?):
+            if let keys = counted(after: lower, before: upper, count: count) { return keys }
             var keys: [OrderKey] = []
             keys.reserveCapacity(count)
             bisect(lower, upper, count: count, into: &keys)
