@@ -91,16 +91,23 @@ def scripts_of(server, list_id):
     return sizes
 
 
-def main():
-    builds = [arg.split(":", 2) for arg in sys.argv[1:] if ":" in arg]
-    rest = [arg for arg in sys.argv[1:] if ":" not in arg]
-    pairs = int(rest[0]) if rest else 15
-    list_id = rest[1] if len(rest) > 1 else "numbers"
+
+def start_servers(builds):
+    """A demo server per `(BIN, PUBLIC[, "reader"])`; a reader's runs with a write token, so its
+    page is one who may not write."""
     servers = []
     for binary, public, *kind in builds:
         testkit.os.environ["LIST_SERVER_BIN"] = binary
         flags = ["--token", "bench-" + os.urandom(8).hex()] if kind == ["reader"] else []
         servers.append(testkit.Server(*flags, demo=True, public=public))
+    return servers
+
+def main():
+    builds = [arg.split(":", 2) for arg in sys.argv[1:] if ":" in arg]
+    rest = [arg for arg in sys.argv[1:] if ":" not in arg]
+    pairs = int(rest[0]) if rest else 15
+    list_id = rest[1] if len(rest) > 1 else "numbers"
+    servers = start_servers(builds)
     browser = Browser()
     driver = browser.driver
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})

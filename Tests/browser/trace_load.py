@@ -24,8 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import testkit  # noqa: E402
-from bench_load import HOOK  # noqa: E402
+from bench_load import HOOK, start_servers  # noqa: E402
 from harness import Browser, wait_until  # noqa: E402
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "loading", "blink.user_timing", "v8"]
@@ -126,11 +125,7 @@ def main():
     option = lambda name, default: args[args.index(name) + 1] if name in args else default  # noqa: E731
     loads, list_id, keep = int(option("--loads", 3)), option("--list", "numbers"), option("--keep", None)
     builds = [arg.split(":", 2) for arg in args if ":" in arg]
-    servers = []
-    for binary, public, *kind in builds:
-        testkit.os.environ["LIST_SERVER_BIN"] = binary
-        flags = ["--token", "trace-" + os.urandom(8).hex()] if kind == ["reader"] else []
-        servers.append(testkit.Server(*flags, demo=True, public=public))
+    servers = start_servers(builds)
     browser = Browser()
     driver = browser.driver
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})

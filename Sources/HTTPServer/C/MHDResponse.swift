@@ -101,6 +101,17 @@ enum MHDResponse {
             try mhdCall("MHD_add_response_header(\(field.name))") { MHD_add_response_header(response, field.name, field.value) }
         }
     }
+
+    /// `response` with `headers` added; destroyed (and the error thrown) when one cannot be.
+    static func withHeaders(_ headers: HTTPHeaders, _ response: OpaquePointer) throws -> OpaquePointer {
+        do {
+            try addHeaders(headers, to: response)
+        } catch {
+            destroy(response)
+            throw error
+        }
+        return response
+    }
 }
 
 /// Releases the `ByteBox` behind a response body.
@@ -140,13 +151,7 @@ public final class PreparedResponse: @unchecked Sendable {
         var headers = response.headers
         compressible = Compressibility.isEligible(status: response.status, headers: headers, size: bytes.count)
         if compressible { headers.addVary("Accept-Encoding") }
-        let pointer = try MHDResponse.fromBytes(bytes)
-        do {
-            try MHDResponse.addHeaders(headers, to: pointer)
-        } catch {
-            MHDResponse.destroy(pointer)
-            throw error
-        }
+        let pointer = try MHDResponse.withHeaders(headers, MHDResponse.fromBytes(bytes))
         self.pointer = pointer
         self.status = response.status
         self.headers = headers
@@ -158,13 +163,7 @@ public final class PreparedResponse: @unchecked Sendable {
     /// `HTTPServer.notModified`).
     init(notModifiedOf answer: PreparedResponse) throws {
         let headers = HTTPServer.notModifiedFields(of: answer.headers)
-        let pointer = try MHDResponse.notModified(length: answer.bytes.count)
-        do {
-            try MHDResponse.addHeaders(headers, to: pointer)
-        } catch {
-            MHDResponse.destroy(pointer)
-            throw error
-        }
+        let pointer = try MHDResponse.withHeaders(headers, MHDResponse.notModified(length: answer.bytes.count))
         self.pointer = pointer
         status = .notModified
         self.headers = headers
