@@ -24,7 +24,7 @@ extension OrderKey {
         keys.reserveCapacity(count)
         for _ in 0..<count {
             repeat {
-                guard increment(&fraction) else { return nil }
+                guard incrementBase62(&fraction, from: 0) else { return nil }
             } while fraction.last == 0x30
             keys.append(OrderKey(digits: digits.integer + fraction))
         }
@@ -42,20 +42,5 @@ extension OrderKey {
             span *= 62
         }
         return span - 1 - value
-    }
-
-    /// Adds one to `fraction` as a base-62 number; false when every digit was `z`.
-    private static func increment(_ fraction: inout [UInt8]) -> Bool {
-        var place = fraction.count - 1
-        while place >= 0 {
-            let value = digitValue(fraction[place])!
-            if value < 61 {
-                fraction[place] = digitCharacter(value + 1)
-                return true
-            }
-            fraction[place] = 0x30
-            place -= 1
-        }
-        return false
     }
 }

@@ -155,19 +155,26 @@ func integerLength(head: UInt8) -> Int? {
 
 func positiveHead(length: Int) -> UInt8 { 0x61 + UInt8(length - 1) }
 
+/// Adds one to the base-62 number in `digits[lowest...]`; false when every one of those digits
+/// was `z` (they are all `0` then).
+func incrementBase62(_ digits: inout [UInt8], from lowest: Int) -> Bool {
+    var place = digits.count - 1
+    while place >= lowest {
+        let value = digitValue(digits[place])!
+        if value < 61 {
+            digits[place] = digitCharacter(value + 1)
+            return true
+        }
+        digits[place] = 0x30
+        place -= 1
+    }
+    return false
+}
+
 /// The next integer part, or `nil` after the largest (`z` and 26 `z`s).
 func incremented(_ integer: [UInt8]) -> [UInt8]? {
     var result = integer
-    var place = result.count - 1
-    while place >= 1 {
-        let value = digitValue(result[place])!
-        if value < 61 {
-            result[place] = digitCharacter(value + 1)
-            return result
-        }
-        result[place] = 0x30
-        place -= 1
-    }
+    if incrementBase62(&result, from: 1) { return result }
     // Every digit overflowed: the next head, all zeros.
     let head = result[0]
     guard head != 0x7A else { return nil }
