@@ -65,13 +65,13 @@ extension HTTPServer {
         return answer
     }
 
-    /// The fields of a 200's `headers` that its 304 repeats: `notModifiedFields` and the CORS
-    /// fields, in their order.
-    static func notModifiedFields(of headers: HTTPHeaders) -> HTTPHeaders {
+    /// The fields of a 200's `headers` that its 304 repeats: `notModifiedFields` and, unless
+    /// `cors` is false, the CORS fields, in their order.
+    static func notModifiedFields(of headers: HTTPHeaders, cors: Bool = true) -> HTTPHeaders {
         var kept = HTTPHeaders()
         for field in headers {
             let name = field.name.lowercased()
-            if notModifiedFields.contains(name) || name.hasPrefix("access-control-") { kept.add(field.name, field.value) }
+            if notModifiedFields.contains(name) || (cors && name.hasPrefix("access-control-")) { kept.add(field.name, field.value) }
         }
         return kept
     }

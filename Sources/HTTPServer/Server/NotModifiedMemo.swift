@@ -32,11 +32,7 @@ final class NotModifiedMemo: Sendable {
     /// Remembers the 200 `response` (as sent, shaped) of a `validated` answer.
     func remember(_ key: Key, response: Response) {
         guard response.status == .ok, response.headers["ETag"] != nil, let length = response.bodyBytes?.count else { return }
-        var headers = HTTPHeaders()
-        for field in response.headers where HTTPServer.notModifiedFields.contains(field.name.lowercased()) {
-            headers.add(field.name, field.value)
-        }
-        var notModified = Response(status: .notModified, headers: headers)
+        var notModified = Response(status: .notModified, headers: HTTPServer.notModifiedFields(of: response.headers, cors: false))
         notModified.notModifiedLength = length
         entries.withLock { entries in
             if entries.count >= Self.capacity && entries[key] == nil { entries.removeAll(keepingCapacity: true) }
