@@ -16,7 +16,7 @@ package enum EventRoutes {
 
     package static func events(_ request: Request, _ context: ServerContext) throws -> Response {
         let id = try ListID.validated(request.parameter("id"))
-        try context.authorization.requireRead(request, list: id)
+        let grantedBy = try context.authorization.requireRead(request, list: id)
         var subscribe = try subscribeRequest(request, listID: id)
         if let query = try ViewRequest.query(request, columns: try context.registry.existing(id: id).document.columns) {
             // A live view (API.md section 9): its cursors are `ViewCursor`s of this query, its
@@ -46,7 +46,7 @@ package enum EventRoutes {
             subscribe.logged = context.registry.changeLog(of: id, after: since)
         }
         let headers = try EventRoutes.streamHeaders(request, context)
-        let grant = try context.authorization.streamGrant(request, list: id)
+        let grant = try context.authorization.streamGrant(request, list: id, grantedBy: grantedBy)
         let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
             if let grant { context.streamGrants.track(stream, grant) }
             context.hub.attach(subscribe, to: stream)

@@ -55,16 +55,16 @@ package final class StreamGrants: Sendable {
 
 extension Authorization {
     /// The grant of a stream of list `id` opened by `request`; nil on a public server (nothing
-    /// to ask again). Call after `requireRead` allowed it.
-    package func streamGrant(_ request: Request, list id: String) throws -> StreamGrant? {
+    /// to ask again). `grantedBy` is what `requireRead` returned for it: the view link key that
+    /// allowed the read, whose expiry ends the stream, or nil when the token did.
+    package func streamGrant(_ request: Request, list id: String, grantedBy: String?) throws -> StreamGrant? {
         guard policy.isPrivate else { return nil }
         let token = try bearerToken(request).map(String.init)
         let key = request.query("key")
         let policy = policy
-        let byToken = policy.stillReads(token: token.map { Substring($0) }, key: nil, list: id)
         return StreamGrant(
             stillAllowed: { policy.stillReads(token: token.map { Substring($0) }, key: key, list: id) },
-            expiry: byToken ? nil : key.flatMap(ViewLinks.expiry(of:)))
+            expiry: grantedBy.flatMap(ViewLinks.expiry(of:)))
     }
 
     /// The grant of a live index stream opened by `request` (with the rights its token has now):
