@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """Times page loads of a real list page in headless Chromium, two builds interleaved (not a test).
 
-    bench_load.py A_BIN:A_PUBLIC B_BIN:B_PUBLIC [C_BIN:C_PUBLIC ...] [rounds] [list]
+    bench_load.py A_BIN:A_PUBLIC B_BIN:B_PUBLIC [C_BIN:C_PUBLIC ...] [rounds] [list] [--via PATH]
 
 A build given as `BIN:PUBLIC:reader` runs with a write token (`--token`), so that its page is a
 reader's, who may not write (no `data-editable`, no editing mode); without it the demo server has
 no tokens and every page is a writer's. Starts the servers (`--demo`, `--public` of each), then loads `/lists/LIST` (default `numbers`)
 from each in turn (A B, then B A, and so on: `rounds` of each, default 15), first with the browser cache
 disabled (every script fetched whole), then with it on (scripts revalidated: `no-cache`, 304).
+Each load starts from `about:blank` (another site: the page's renderer starts with an empty
+memory cache), or with `--via PATH` from that page of the same server (e.g. `/`, the index: a
+reader going from the index to a list, the renderer's memory cache warm with what the page
+before it loaded).
 Per load, in ms from navigation start: `enhanced` (the table got `list-enhanced`: the client ran),
 `dcl` (DOMContentLoaded ended), `first event` (the live stream's first event, `subscription`),
 `html` (the page's last byte), `parsed` (`domInteractive`: the HTML parsed), `edit` (on a
@@ -103,8 +107,14 @@ def start_servers(builds):
     return servers
 
 def main():
-    builds = [arg.split(":", 2) for arg in sys.argv[1:] if ":" in arg]
-    rest = [arg for arg in sys.argv[1:] if ":" not in arg]
+    args = sys.argv[1:]
+    via = None
+    if "--via" in args:
+        at = args.index("--via")
+        via = args[at + 1]
+        del args[at:at + 2]
+    builds = [arg.split(":", 2) for arg in args if ":" in arg]
+    rest = [arg for arg in args if ":" not in arg]
     pairs = int(rest[0]) if rest else 15
     list_id = rest[1] if len(rest) > 1 else "numbers"
     servers = start_servers(builds)
@@ -115,7 +125,7 @@ def main():
     results = {}
     for which, build in zip("ABCDEFGH", builds):
         print(f"{which}: {':'.join(build)}")
-    print(f"load average before: {os.getloadavg()}", flush=True)
+    print(f"each load from {via or 'about:blank'}; load average before: {os.getloadavg()}", flush=True)
     named = list(zip("ABCDEFGH", servers))
     try:
         for cache in ("cache disabled", "cache on (304s)"):
@@ -125,7 +135,7 @@ def main():
                 wait_until(lambda: driver.execute_script("return window.__t && window.__t.event"), 10, 0.01)
             for round_ in range(pairs):
                 for which, server in (named if round_ % 2 == 0 else named[::-1]):  # A B, B A, ...
-                    driver.get("about:blank")
+                    driver.get(server.url(via) if via else "about:blank")
                     driver.get(server.page_url(list_id))
                     wait_until(lambda: driver.execute_script("return window.__t && window.__t.event"), 10, 0.01)
                     r = driver.execute_script(RESULT_JS)
