@@ -4,7 +4,7 @@ import Synchronization
 
 // Reads: every list, one list, tombstones, versions, the change log.
 extension SQLiteStore {
-    public func loadAll() throws -> [StoredList] {
+    public func forEachList(_ visit: (StoredList) throws -> Void) throws {
         try reading { db in
             var lists: [StoredList] = []
             let listQuery = try db.statement(
@@ -18,8 +18,12 @@ extension SQLiteStore {
                         deletedAt: deletedAt > 0 ? deletedAt : nil))
             }
             listQuery.reset()
-            for index in lists.indices { lists[index].rows = try Self.rows(of: lists[index].id, db) }
-            return lists
+            for index in lists.indices {
+                var list = lists[index]
+                lists[index].meta = []
+                list.rows = try Self.rows(of: list.id, db)
+                try visit(list)
+            }
         }
     }
 

@@ -10,8 +10,10 @@ public protocol Store: Sendable {
     /// Where the store lives, fit for a log line (never a password).
     var location: String { get }
 
-    /// Every stored list with its rows in order.
-    func loadAll() throws -> [StoredList]
+    /// Hands every stored list with its rows in order to `visit`, one list at a time: a list is
+    /// let go before the next is read, so a start holds one list's stored rows at most (all of
+    /// one consistent snapshot of the store).
+    func forEachList(_ visit: (StoredList) throws -> Void) throws
 
     /// One stored list with its rows in order, or nil when there is none (read again when the
     /// change log no longer reaches back to the version an instance holds).
@@ -135,4 +137,13 @@ public struct StoreError: Error, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension Store {
+    /// Every stored list with its rows in order, all at once (`forEachList` holds one at a time).
+    public func loadAll() throws -> [StoredList] {
+        var lists: [StoredList] = []
+        try forEachList { lists.append($0) }
+        return lists
+    }
 }

@@ -68,11 +68,11 @@ class Server:
     def connection(self, timeout=600):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
-    def rss_kib(self):
-        """The server's resident memory (VmRSS) in KiB."""
+    def rss_kib(self, field="VmRSS"):
+        """The server's resident memory (VmRSS; `VmHWM` for its peak so far) in KiB."""
         with open(f"/proc/{self.pid}/status") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1])
         return 0
 

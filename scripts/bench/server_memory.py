@@ -26,8 +26,8 @@ what the list holds as it grows.
 
 Two readings tell where the bytes go: `--trim` sends a 1 MiB body the server refuses (a
 `PUT` of invalid JSON) once the lists are built, which makes it trim its heap, and reads VmRSS
-again; `--restart` (SQLite file only) starts a new server on the same file and reads what the
-same lists cost loaded from the store: the floor for these rows.
+again; `--restart` (SQLite file only) starts a new server on the same file and reads how long it
+took to be ready, its peak while loading (VmHWM) and what the same lists cost loaded from the store.
 """
 import argparse
 import json
@@ -101,6 +101,7 @@ def measure(binary, store, rows, lists, how="put", shape="bench", trim=False, re
     """VmRSS readings (KiB: empty, then after each list), the canonical JSON's bytes of one
     list, and the extra readings `trim` and `restart` ask for (by name)."""
     extra = {}
+    extra_times = {}
     with tempfile.TemporaryDirectory(prefix="server-memory-") as folder:
         db = ":memory:" if store == "memory" else os.path.join(folder, "lists.sqlite")
         with benchlib.Server(binary, SERVER_ARGS, db=db) as server:
@@ -126,11 +127,16 @@ def measure(binary, store, rows, lists, how="put", shape="bench", trim=False, re
             status, _, data = benchlib.request(conn, "GET", "/lists/m0", headers={"Accept": "application/json"})
             benchlib.expect(status, (200,), "GET m0")
         if restart and store != "memory":
+            started = time.monotonic()
             with benchlib.Server(binary, SERVER_ARGS, db=db) as server:
+                extra_times["restarted (ready)"] = time.monotonic() - started
                 time.sleep(2.5)
+                extra["restarted, peak while loading (VmHWM)"] = server.rss_kib("VmHWM")
                 extra["restarted"] = server.rss_kib()
                 trim_heap(server.connection())
                 extra["restarted, trimmed"] = server.rss_kib()
+        for name, seconds in extra_times.items():
+            benchlib.log(f"   {name} in {seconds:.1f} s")
         return readings, len(data), extra
 
 

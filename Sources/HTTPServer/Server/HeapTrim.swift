@@ -19,8 +19,8 @@ import Synchronization
 /// when writes with bodies have paused for `quietNanoseconds`; if they go on, every
 /// `maxDelayNanoseconds`, and once more when they pause. A small write costs an atomic addition,
 /// an atomic store and a clock read; trims run at most once per `maxDelayNanoseconds` while
-/// writes last.
-enum HeapTrim {
+/// writes last. A start trims once its lists are loaded (`trimNow`).
+public enum HeapTrim {
     /// Bodies adding up to this (1 MiB) since the last trim are followed by a trim.
     static let burstBytes = 1 << 20
     /// How long writes must pause before the trim runs (1 s).
@@ -40,6 +40,15 @@ enum HeapTrim {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
+
+    /// Trims now, on the caller's thread: after work that freed much more than it kept (loading
+    /// every stored list at a start: each row's stored bytes and JSON).
+    public static func trimNow(after what: String) {
+        let started = monotonicNanoseconds()
+        _ = trim?(0)
+        let milliseconds = Double(monotonicNanoseconds() - started) / 1e6
+        Log.debug("heap trimmed after \(what), in \(Int(milliseconds.rounded())) ms")
+    }
 
     /// Called when the handler of a request with a body of `bodyBytes` is done (answered or refused).
     static func afterRequest(bodyBytes: Int) {

@@ -60,7 +60,7 @@ package final class ListRegistry: Sendable {
         self.maxLists = maxLists
         self.publish = publish
         var loaded: [String: Entry] = [:]
-        for stored in try store.loadAll() {
+        try store.forEachList { stored in
             let entry = Entry()
             let snapshot = try StoredListCoding.snapshot(from: stored)
             publish(ListChange(id: stored.id, old: nil, new: snapshot, patch: JSONPatch(operations: [])))

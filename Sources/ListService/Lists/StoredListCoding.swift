@@ -107,52 +107,32 @@ package enum StoredListCoding {
         return shell.json
     }
 
-    /// Rebuilds a snapshot from what the store holds, validating it like any input.
+    /// Rebuilds a snapshot from what the store holds, validating it like any input. Each row's
+    /// JSON is read into the list as it comes (`ListDocument.Assembler`): no row's JSON tree
+    /// outlives its row.
     package static func snapshot(from stored: StoredList) throws -> ListSnapshot {
         do {
-            guard case .object(var document) = try JSONValue(parsing: stored.meta),
-                case .array(var sections)? = document["sections"]
-            else {
-                throw CorruptList(id: stored.id, reason: "metadata is not a list document")
-            }
-            var sectionIndex: [ByteKey: Int] = [:]
-            for (index, section) in sections.enumerated() {
-                if let key = section.objectValue?["key"]?.stringValue { sectionIndex[ByteKey(key)] = index }
-            }
-            var rowsBySection = [[JSONValue]](repeating: [], count: sections.count)
+            var assembler = try ListDocument.Assembler(meta: try JSONValue(parsing: stored.meta), expectedRows: stored.rows.count)
+            // Rows come in order-key order, which is each section's order; the keys and versions
+            // are kept per section and joined in the sections' order, as the document holds them.
+            // A row stored before rows had versions (0) takes the list's version.
+            var orderKeys: [[OrderKey]] = []
+            var versions: [[Int]] = []
             for row in stored.rows {
-                guard let index = sectionIndex[ByteKey(row.section)] else {
+                guard let section = assembler.section(keyed: row.section) else {
                     throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
                 }
-                rowsBySection[index].append(try JSONValue(parsing: row.body))
-            }
-            for index in sections.indices {
-                guard case .object(var section) = sections[index] else { continue }
-                section["rows"] = .array(rowsBySection[index])
-                sections[index] = .object(section)
-            }
-            document["sections"] = .array(sections)
-            let parsed = try ListDocument(json: .object(document))
-            // Rows were read in order-key order; the document groups them by section, so the
-            // keys are re-read in document order.
-            // A row stored before rows had versions (0) takes the list's version.
-            var storedByRow: [ByteKey: (orderKey: OrderKey, version: Int)] = [:]
-            storedByRow.reserveCapacity(stored.rows.count)
-            for row in stored.rows {
-                storedByRow[ByteKey(row.key)] = (OrderKey(rawValue: row.orderKey), row.version > 0 ? row.version : stored.version)
-            }
-            var orderKeys: [OrderKey] = []
-            var versions: [Int] = []
-            orderKeys.reserveCapacity(stored.rows.count)
-            versions.reserveCapacity(stored.rows.count)
-            for section in parsed.sections {
-                section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
-                    let entry = storedByRow[ByteKey(row.pointee.key)]!
-                    orderKeys.append(entry.orderKey)
-                    versions.append(entry.version)
+                if section >= orderKeys.count {
+                    orderKeys.append(contentsOf: repeatElement([], count: section + 1 - orderKeys.count))
+                    versions.append(contentsOf: repeatElement([], count: section + 1 - versions.count))
                 }
+                try assembler.append(try JSONValue(parsing: row.body), toSection: section)
+                orderKeys[section].append(OrderKey(rawValue: row.orderKey))
+                versions[section].append(row.version > 0 ? row.version : stored.version)
             }
-            let list = try IndexedList(document: parsed, orderKeys: orderKeys, versions: versions)
+            let document = try assembler.finish()
+            let list = try IndexedList(
+                document: document, orderKeys: Array(orderKeys.joined()), versions: Array(versions.joined()))
             return ListSnapshot(id: stored.id, version: stored.version, list: list)
         } catch let error as CorruptList {
             throw error

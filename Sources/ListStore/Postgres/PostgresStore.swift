@@ -44,11 +44,13 @@ public final class PostgresStore: Store {
 
     deinit { close() }
 
-    public func loadAll() throws -> [StoredList] {
+    public func forEachList(_ visit: (StoredList) throws -> Void) throws {
         try pool.withConnection { db in
             try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 let ids = try db.run(PostgresStatements.listIDs)
-                return try (0..<ids.rowCount).compactMap { try Self.list(ids.text($0, 0), db) }
+                for index in 0..<ids.rowCount {
+                    if let list = try Self.list(ids.text(index, 0), db) { try visit(list) }
+                }
             }
         }
     }

@@ -99,6 +99,7 @@ struct App {
         let shared = PostgresStore.accepts(settings.databasePath)
         let follower = StoreFollower(registry: registry, store: store, reconcileSeconds: shared ? 1 : nil)
         follower.start()
+        HeapTrim.trimNow(after: "loading the lists")
         let lists = registry.all()
         Log.info(
             "store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows"

@@ -15,9 +15,9 @@ final class SwitchableStore: Store {
     }
 
     var location: String { base.location }
-    func loadAll() throws -> [StoredList] {
+    func forEachList(_ visit: (StoredList) throws -> Void) throws {
         try reachable()
-        return try base.loadAll()
+        try base.forEachList(visit)
     }
     func load(id: String) throws -> StoredList? {
         try reachable()
