@@ -4,7 +4,7 @@ import Synchronization
 
 // Reads: every list, one list, tombstones, versions, the change log.
 extension SQLiteStore {
-    public func forEachList(_ visit: (StoredList) throws -> Void) throws {
+    public func forEachList(_ visit: (StoredList, Int, StoredRowReader) throws -> Void) throws {
         try reading { db in
             var lists: [StoredList] = []
             let listQuery = try db.statement(
@@ -18,11 +18,15 @@ extension SQLiteStore {
                         deletedAt: deletedAt > 0 ? deletedAt : nil))
             }
             listQuery.reset()
+            let countQuery = try db.statement("SELECT COUNT(*) FROM rows WHERE list_id = ?")
             for index in lists.indices {
-                var list = lists[index]
+                let list = lists[index]
                 lists[index].meta = []
-                list.rows = try Self.rows(of: list.id, db)
-                try visit(list)
+                try countQuery.bind(list.id)
+                _ = try countQuery.step()
+                let count = countQuery.int(0)
+                countQuery.reset()
+                try visit(list, count) { row in try Self.forEachRow(of: list.id, db, row) }
             }
         }
     }
@@ -51,18 +55,23 @@ extension SQLiteStore {
 
     /// A list's rows in order-key order.
     static func rows(of id: String, _ db: SQLiteConnection) throws -> [StoredRow] {
+        var rows: [StoredRow] = []
+        try forEachRow(of: id, db) { rows.append($0) }
+        return rows
+    }
+
+    /// Hands a list's rows to `body` in order-key order, each as it is read.
+    static func forEachRow(of id: String, _ db: SQLiteConnection, _ body: (StoredRow) throws -> Void) throws {
         let query = try db.statement(
             "SELECT row_key, section_key, order_key, body, version FROM rows WHERE list_id = ? ORDER BY order_key")
         try query.bind(id)
-        var rows: [StoredRow] = []
+        defer { query.reset() }
         while try query.step() {
-            rows.append(
+            try body(
                 StoredRow(
                     key: query.text(0), section: query.text(1), orderKey: query.text(2), body: query.blob(3),
                     version: query.int(4)))
         }
-        query.reset()
-        return rows
     }
 
     /// A write waits for another process's lock on the file (`SQLITE_BUSY`, then `.busy`) until

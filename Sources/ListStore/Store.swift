@@ -10,10 +10,11 @@ public protocol Store: Sendable {
     /// Where the store lives, fit for a log line (never a password).
     var location: String { get }
 
-    /// Hands every stored list with its rows in order to `visit`, one list at a time: a list is
-    /// let go before the next is read, so a start holds one list's stored rows at most (all of
-    /// one consistent snapshot of the store).
-    func forEachList(_ visit: (StoredList) throws -> Void) throws
+    /// Hands every stored list to `visit`, one at a time (PostgreSQL: all of one snapshot): the
+    /// list without its rows (`rows` empty), how many rows it has, and a `StoredRowReader` that
+    /// reads them in order, handing each to its argument as it is read (call it once, inside
+    /// `visit`). A start so holds one stored row at a time, not a list's.
+    func forEachList(_ visit: (_ list: StoredList, _ rowCount: Int, _ rows: StoredRowReader) throws -> Void) throws
 
     /// One stored list with its rows in order, or nil when there is none (read again when the
     /// change log no longer reaches back to the version an instance holds).
@@ -139,11 +140,19 @@ public struct StoreError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// Reads one list's stored rows in order, handing each to the function it is given.
+public typealias StoredRowReader = ((StoredRow) throws -> Void) throws -> Void
+
 extension Store {
-    /// Every stored list with its rows in order, all at once (`forEachList` holds one at a time).
+    /// Every stored list with its rows in order, all at once (`forEachList` holds one row at a time).
     public func loadAll() throws -> [StoredList] {
         var lists: [StoredList] = []
-        try forEachList { lists.append($0) }
+        try forEachList { list, rowCount, readRows in
+            var list = list
+            list.rows.reserveCapacity(rowCount)
+            try readRows { list.rows.append($0) }
+            lists.append(list)
+        }
         return lists
     }
 }

@@ -6,13 +6,14 @@ import os
 import pwd
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from testkit import Checks, server_binary  # noqa: E402
+from testkit import Checks, Server, server_binary  # noqa: E402
 
 BIN = server_binary()
 
@@ -95,6 +96,25 @@ def main():
         # As another user, root's folders are unwritable the same way.
         status, out = run("--db", "/proc/lists.sqlite", "--port", "0")
         checks.check("an unwritable --db folder says so and how to fix it", status == 1 and "may not create files in" in out, out)
+
+    # A stored list that no longer decodes (the file edited by hand, or by a bug) stops the start,
+    # naming the list and what is wrong in it, and changes nothing stored.
+    stored = os.path.join(scratch, "stored.sqlite")
+    with Server(db=stored) as server:
+        server.put_list("broken", {"title": "Broken", "columns": [{"key": "n", "kind": "number"}],
+                                   "sections": [{"key": "s", "rows": [{"key": "r1", "cells": {"n": 1}}]}]})
+    with sqlite3.connect(stored) as db:
+        db.execute("UPDATE rows SET body = ? WHERE list_id = 'broken' AND row_key = 'r1'",
+                   (b'{"key":"r1","cells":{"n":"many"}}',))
+    def contents():
+        with sqlite3.connect(stored) as db:
+            return (db.execute("SELECT id, version, meta FROM lists ORDER BY id").fetchall(),
+                    db.execute("SELECT list_id, row_key, body FROM rows ORDER BY list_id, row_key").fetchall())
+    before = contents()
+    status, out = run("--db", stored, "--port", "0")
+    checks.check("a stored list that does not decode stops the start, naming it and the cell",
+                 status == 1 and "stored list broken cannot be read" in out and "/sections/0/rows/0/cells/n" in out, out)
+    checks.check("... and leaves its lists and rows as they were", contents() == before)
 
     sys.exit(checks.summary())
 

@@ -60,9 +60,9 @@ package final class ListRegistry: Sendable {
         self.maxLists = maxLists
         self.publish = publish
         var loaded: [String: Entry] = [:]
-        try store.forEachList { stored in
+        try store.forEachList { stored, rowCount, readRows in
             let entry = Entry()
-            let snapshot = try StoredListCoding.snapshot(from: stored)
+            let snapshot = try StoredListCoding.snapshot(of: stored, rowCount: rowCount, readRows: readRows)
             publish(ListChange(id: stored.id, old: nil, new: snapshot, patch: JSONPatch(operations: [])))
             entry.current.withLock { $0 = snapshot }
             loaded[stored.id] = entry

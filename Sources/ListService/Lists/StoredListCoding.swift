@@ -111,33 +111,49 @@ package enum StoredListCoding {
     /// JSON is read into the list as it comes (`ListDocument.Assembler`): no row's JSON tree
     /// outlives its row.
     package static func snapshot(from stored: StoredList) throws -> ListSnapshot {
+        try snapshot(of: stored, rowCount: stored.rows.count) { row in for each in stored.rows { try row(each) } }
+    }
+
+    /// `snapshot(from:)` for a list whose rows (`rowCount` of them) `readRows` hands over one at a
+    /// time, as a start reads them (`Store.forEachList`); `stored.rows` is not read. What does not
+    /// decode throws `CorruptList`; what the store throws while reading comes out as it is.
+    package static func snapshot(of stored: StoredList, rowCount: Int, readRows: StoredRowReader) throws -> ListSnapshot {
+        let corrupt = { (error: any Error) -> any Error in error as? CorruptList ?? CorruptList(id: stored.id, reason: "\(error)") }
+        var assembler: ListDocument.Assembler
         do {
-            var assembler = try ListDocument.Assembler(meta: try JSONValue(parsing: stored.meta), expectedRows: stored.rows.count)
-            // Rows come in order-key order, which is each section's order; the keys and versions
-            // are kept per section and joined in the sections' order, as the document holds them.
-            // A row stored before rows had versions (0) takes the list's version.
-            var orderKeys: [[OrderKey]] = []
-            var versions: [[Int]] = []
-            for row in stored.rows {
-                guard let section = assembler.section(keyed: row.section) else {
-                    throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
-                }
-                if section >= orderKeys.count {
-                    orderKeys.append(contentsOf: repeatElement([], count: section + 1 - orderKeys.count))
-                    versions.append(contentsOf: repeatElement([], count: section + 1 - versions.count))
-                }
-                try assembler.append(try JSONValue(parsing: row.body), toSection: section)
-                orderKeys[section].append(OrderKey(rawValue: row.orderKey))
-                versions[section].append(row.version > 0 ? row.version : stored.version)
+            assembler = try ListDocument.Assembler(meta: try JSONValue(parsing: stored.meta), expectedRows: rowCount)
+        } catch { throw corrupt(error) }
+        // Rows come in order-key order, which is each section's order; the keys and versions are
+        // kept per section and joined in the sections' order, as the document holds them. A row
+        // stored before rows had versions (0) takes the list's version.
+        var orderKeys: [[OrderKey]] = []
+        var versions: [[Int]] = []
+        do {
+            try readRows { row in
+                do {
+                    guard let section = assembler.section(keyed: row.section) else {
+                        throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
+                    }
+                    if section >= orderKeys.count {
+                        orderKeys.append(contentsOf: repeatElement([], count: section + 1 - orderKeys.count))
+                        versions.append(contentsOf: repeatElement([], count: section + 1 - versions.count))
+                    }
+                    try assembler.append(try JSONValue(parsing: row.body), toSection: section)
+                    orderKeys[section].append(OrderKey(rawValue: row.orderKey))
+                    versions[section].append(row.version > 0 ? row.version : stored.version)
+                } catch { throw RowFailure(error: error) }
             }
+        } catch let failure as RowFailure { throw corrupt(failure.error) }
+        do {
             let document = try assembler.finish()
             let list = try IndexedList(
                 document: document, orderKeys: Array(orderKeys.joined()), versions: Array(versions.joined()))
             return ListSnapshot(id: stored.id, version: stored.version, list: list)
-        } catch let error as CorruptList {
-            throw error
-        } catch {
-            throw CorruptList(id: stored.id, reason: "\(error)")
-        }
+        } catch { throw corrupt(error) }
+    }
+
+    /// A stored row that did not decode, told apart from what the store's reader throws.
+    private struct RowFailure: Error {
+        let error: any Error
     }
 }

@@ -44,12 +44,15 @@ public final class PostgresStore: Store {
 
     deinit { close() }
 
-    public func forEachList(_ visit: (StoredList) throws -> Void) throws {
+    public func forEachList(_ visit: (StoredList, Int, StoredRowReader) throws -> Void) throws {
         try pool.withConnection { db in
             try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
                 let ids = try db.run(PostgresStatements.listIDs)
                 for index in 0..<ids.rowCount {
-                    if let list = try Self.list(ids.text(index, 0), db) { try visit(list) }
+                    guard let (list, rows) = try Self.head(ids.text(index, 0), db) else { continue }
+                    try visit(list, rows.rowCount) { row in
+                        for index in 0..<rows.rowCount { try row(Self.storedRow(rows, index)) }
+                    }
                 }
             }
         }
@@ -63,18 +66,26 @@ public final class PostgresStore: Store {
 
     /// One list and its rows in order; call inside a snapshot so both agree.
     private static func list(_ id: String, _ db: PGConnection) throws -> StoredList? {
+        guard var (list, rows) = try head(id, db) else { return nil }
+        list.rows = (0..<rows.rowCount).map { storedRow(rows, $0) }
+        return list
+    }
+
+    /// One list without its rows, and the result holding its rows in order; call inside a snapshot.
+    private static func head(_ id: String, _ db: PGConnection) throws -> (StoredList, PGResult)? {
         let head = try db.run(PostgresStatements.list, [.text(id)])
         guard head.rowCount == 1 else { return nil }
-        let result = try db.run(PostgresStatements.rows, [.text(id)])
-        let rows = (0..<result.rowCount).map { index in
-            StoredRow(
-                key: result.text(index, 0), section: result.text(index, 1), orderKey: result.text(index, 2),
-                body: result.bytes(index, 3), version: result.int(index, 4))
-        }
+        let rows = try db.run(PostgresStatements.rows, [.text(id)])
         let deletedAt = head.int(0, 2)
-        return StoredList(
-            id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: rows,
-            deletedAt: deletedAt > 0 ? deletedAt : nil)
+        let list = StoredList(
+            id: id, version: head.int(0, 0), meta: head.bytes(0, 1), rows: [], deletedAt: deletedAt > 0 ? deletedAt : nil)
+        return (list, rows)
+    }
+
+    private static func storedRow(_ rows: PGResult, _ index: Int) -> StoredRow {
+        StoredRow(
+            key: rows.text(index, 0), section: rows.text(index, 1), orderKey: rows.text(index, 2),
+            body: rows.bytes(index, 3), version: rows.int(index, 4))
     }
 
     public func loadTombstones() throws -> [String: Int] {

@@ -15,7 +15,7 @@ final class SwitchableStore: Store {
     }
 
     var location: String { base.location }
-    func forEachList(_ visit: (StoredList) throws -> Void) throws {
+    func forEachList(_ visit: (StoredList, Int, StoredRowReader) throws -> Void) throws {
         try reachable()
         try base.forEachList(visit)
     }
