@@ -82,6 +82,7 @@ struct App {
             limits: LiveHub.Limits(
                 maxSubscribers: settings.maxSubscribers, staleTimeoutSeconds: settings.staleTimeoutSeconds,
                 subscriptionPrefix: settings.instanceName, maxViews: settings.maxViews))
+        let loadStarted = monotonicNanoseconds()
         do {
             let writeTimeout = Duration.milliseconds(Int64(settings.writeTimeoutSeconds * 1000))
             store = try StoreLocation.open(settings.databasePath, diskReserve: settings.diskReserve, writeTimeout: writeTimeout)
@@ -101,8 +102,10 @@ struct App {
         follower.start()
         HeapTrim.trimNow(after: "loading the lists")
         let lists = registry.all()
+        let loadSeconds = Double(monotonicNanoseconds() - loadStarted) / 1e9
         Log.info(
-            "store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, \(lists.reduce(0) { $0 + $1.list.rowCount }) rows"
+            "store \(StoreLocation.redacted(settings.databasePath)): \(lists.count) lists, "
+                + "\(lists.reduce(0) { $0 + $1.list.rowCount }) rows, loaded in \(String(format: "%.1f", loadSeconds)) s"
         )
         if settings.demo {
             if lists.isEmpty {
