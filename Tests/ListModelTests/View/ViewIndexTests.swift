@@ -49,6 +49,26 @@ import Testing
                         #expect(index.location(ofRow: row)! == (sectionKey, position))
                     }
                 }
+                // Windows end where a fresh view's pages do, and hold the rows up to there.
+                if fresh.rowCount > 0 {
+                    let limit = Int.random(in: 1...fresh.rowCount, using: &generator.rng)
+                    let cursor = fresh.cursor(atPosition: limit - 1)
+                    #expect(index.windowEnd(limit: limit) == .through(cursor), "round \(round) step \(step)")
+                    #expect(index.windowShape(.through(cursor)).rowCount == limit, "round \(round) step \(step)")
+                }
+            }
+        }
+    }
+
+    /// A sort value's prefix orders as the values do, and an exact prefix is shared only by equal values.
+    @Test func prefixesOrderAsTheirSortValues() {
+        let cells: [CellValue?] = [nil] + ViewRandomTests.words.map { .text($0) } + ViewRandomTests.numbers.map { .number($0) }
+        let values = cells.map { SortValue($0) }
+        for a in values {
+            for b in values {
+                if a.compare(b) < 0 { #expect(a.prefix <= b.prefix, "\(a.bytes) \(b.bytes)") }
+                if a.prefix == b.prefix && SortValue.prefixIsExact(a.prefix) { #expect(a == b, "\(a.bytes) \(b.bytes)") }
+                #expect((a.prefix == 0) == a.isEmpty)
             }
         }
     }
