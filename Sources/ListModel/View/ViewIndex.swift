@@ -46,8 +46,8 @@ public struct ViewIndex: Sendable {
             let section = list.document.sections[viewSection.sectionIndex]
             var entries: [ViewSectionIndex.Entry] = []
             entries.reserveCapacity(keys.count)
-            for (row, key) in zip(viewSection.rows, keys) {
-                entries.append(.init(prefix: key.sortValue.prefix, rowKey: section.rows[row].key))
+            for (index, row) in viewSection.rows.enumerated() {
+                entries.append(.init(prefix: keys.prefix(at: index), rowKey: section.rows[row].key))
             }
             sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
             rowCount += entries.count
