@@ -122,33 +122,6 @@ struct SortValue: Sendable, Hashable {
         flushDigits()
     }
 
-    /// The value's first bits as one integer that orders as the values do (equal prefixes
-    /// may hide different values): what a live view's entries keep (`ViewSectionIndex`).
-    ///
-    /// 0 for no value; a finite number's 8 ordered bytes as they are (exact: equal prefixes,
-    /// equal numbers); a text's first 52 bits after its tag, above every finite number.
-    var prefix: UInt64 { bytes.withUnsafeBufferPointer { Self.prefix(of: $0) } }
-
-    /// `prefix` of the sort value `bytes`.
-    static func prefix(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let tag = bytes.first else { return 0 }
-        var bits: UInt64 = 0
-        for index in 1..<9 { bits = bits << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
-        if tag == 0x01 {
-            // Non-finite numbers (never parsed from JSON) clamp to the range's inexact ends.
-            return min(max(bits, finiteNumbers.lowerBound - 1), finiteNumbers.upperBound + 1)
-        }
-        return finiteNumbers.upperBound + 2 + min(bits >> 12, textPrefixes - 1)
-    }
-
-    /// The ordered bits of finite numbers: the prefixes that are exact.
-    static let finiteNumbers: ClosedRange<UInt64> = 0x0010_0000_0000_0000...0xFFEF_FFFF_FFFF_FFFF
-    /// How many prefixes texts have: those above every number's.
-    private static let textPrefixes = UInt64.max - (finiteNumbers.upperBound + 1)
-
-    /// Whether two values with this prefix are equal (no value, or the same finite number).
-    static func prefixIsExact(_ prefix: UInt64) -> Bool { prefix == 0 || finiteNumbers.contains(prefix) }
-
     /// Byte order: negative, zero or positive as `self` sorts before, with or after `other`.
     @inline(__always)
     func compare(_ other: SortValue) -> Int {

@@ -40,16 +40,18 @@ public struct ViewIndex: Sendable {
         let descending = view.query.sort?.descending ?? false
         sections = [:]
         for section in list.document.sections {
-            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], head: [], descending: descending, maxChunk: maxChunk)
         }
         for (viewSection, keys) in zip(view.sections, view.keys) {
             let section = list.document.sections[viewSection.sectionIndex]
             var entries: [ViewSectionIndex.Entry] = []
             entries.reserveCapacity(keys.count)
+            let head = keys.commonTextHead
             for (index, row) in viewSection.rows.enumerated() {
-                entries.append(.init(prefix: keys.prefix(at: index), rowKey: section.rows[row].key))
+                entries.append(.init(prefix: keys.prefix(at: index, head: head), rowKey: section.rows[row].key))
             }
-            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(
+                sortedEntries: entries, head: head, descending: descending, maxChunk: maxChunk)
             rowCount += entries.count
         }
     }
@@ -79,7 +81,7 @@ public struct ViewIndex: Sendable {
     public mutating func update(to newList: IndexedList, touching touchedRowKeys: some Sequence<String>) -> ViewUpdate {
         let descending = query.sort?.descending ?? false
         for section in newList.document.sections where sections[ByteKey(section.key)] == nil {
-            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], head: [], descending: descending, maxChunk: maxChunk)
         }
         var changes: [ViewUpdate.Change] = []
         var moved: [ViewUpdate.Change] = []

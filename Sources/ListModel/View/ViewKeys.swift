@@ -32,9 +32,18 @@ struct ViewKeys: Sendable {
         ViewKey(sortValue: SortValue(bytes: Array(bytes[range(index)])), orderKey: orderKeys[index])
     }
 
-    /// `SortValue.prefix` of row `index`'s sort value.
-    func prefix(at index: Int) -> UInt64 {
-        bytes.withUnsafeBufferPointer { SortValue.prefix(of: UnsafeBufferPointer(rebasing: $0[range(index)])) }
+    /// `SortValue.prefix(of:head:)` of row `index`'s sort value.
+    func prefix(at index: Int, head: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { bytes in
+            head.withUnsafeBufferPointer { SortValue.prefix(of: UnsafeBufferPointer(rebasing: bytes[range(index)]), head: $0) }
+        }
+    }
+
+    /// What the texts among the rows' sort values begin with (`SortValue.commonTextHead`).
+    var commonTextHead: [UInt8] {
+        bytes.withUnsafeBufferPointer { bytes in
+            SortValue.commonTextHead((0..<count).lazy.map { UnsafeBufferPointer(rebasing: bytes[range($0)]) })
+        }
     }
 
     /// The keys with row `i` the old row `order[i]` (a permutation of the rows).

@@ -12,7 +12,7 @@ extension ViewSectionIndex {
     /// The number of entries that come before `end` or are at it (a window's share of the
     /// section); keys are read from `source` when prefixes tie.
     func count(through end: ViewCursor, _ source: ViewKeySource) -> Int {
-        let endPrefix = end.sortValue.prefix
+        let endPrefix = end.sortValue.prefix(head: head)
         func endIsBefore(_ entry: Entry) -> Bool {
             if let order = prefixPrecedes(endPrefix, entry.prefix) { return order }
             if SortValue.prefixIsExact(entry.prefix) { return end.orderKey < source.orderKey(ofRow: entry.rowKey) }

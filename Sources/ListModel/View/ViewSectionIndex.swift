@@ -2,10 +2,11 @@
 /// `ChunkedArray` keeps rows): finding, inserting and removing a key are binary searches plus a
 /// move of at most one chunk.
 ///
-/// An entry keeps its row's key and its sort value's 8-byte `SortValue.prefix` (24 bytes a
-/// row): the rest of the row's view key is read from the list (`ViewKeySource`) only when two
-/// prefixes tie: the order key alone when the prefix is exact (no value, a number), else the
-/// whole key.
+/// An entry keeps its row's key and its sort value's 8-byte prefix (`SortValue.prefix(of:head:)`,
+/// texts read after the `head` all the section's texts began with when it was built): 24 bytes a
+/// row. The rest of the row's view key is read from the list (`ViewKeySource`) only when two
+/// prefixes tie: the order key alone when the prefix is exact (no value, a number, the head),
+/// else the whole key.
 struct ViewSectionIndex: Sendable {
     struct Entry: Sendable, Equatable {
         var prefix: UInt64
@@ -19,20 +20,23 @@ struct ViewSectionIndex: Sendable {
         var key: ViewKey
         var prefix: UInt64
 
-        init(_ key: ViewKey) {
+        init(_ key: ViewKey, head: [UInt8]) {
             self.key = key
-            prefix = key.sortValue.prefix
+            prefix = key.sortValue.prefix(head: head)
         }
     }
 
     /// The most entries in a chunk; a fuller one splits in two.
     let maxChunk: Int
     let descending: Bool
+    /// What the section's texts began with when the index was built (see `Entry`).
+    let head: [UInt8]
     private(set) var chunks: [[Entry]] = []
     private(set) var count = 0
 
-    init(sortedEntries entries: [Entry], descending: Bool, maxChunk: Int) {
+    init(sortedEntries entries: [Entry], head: [UInt8], descending: Bool, maxChunk: Int) {
         self.descending = descending
+        self.head = head
         self.maxChunk = max(2, maxChunk)
         var start = 0
         while start < entries.count {
@@ -76,7 +80,7 @@ struct ViewSectionIndex: Sendable {
 
     /// Inserts the row `rowKey` at view key `key`; the other entries' keys are read from `source`.
     mutating func insert(rowKey: String, at key: ViewKey, _ source: ViewKeySource) {
-        let probe = Probe(key)
+        let probe = Probe(key, head: head)
         let entry = Entry(prefix: probe.prefix, rowKey: rowKey)
         count += 1
         guard !chunks.isEmpty else {
@@ -98,7 +102,7 @@ struct ViewSectionIndex: Sendable {
     @discardableResult
     mutating func remove(rowKey: String, at key: ViewKey, _ source: ViewKeySource) -> Bool {
         guard !chunks.isEmpty else { return false }
-        let probe = Probe(key)
+        let probe = Probe(key, head: head)
         let chunk = chunkIndex(for: probe, source)
         let index = index(in: chunks[chunk], for: probe, source)
         guard index < chunks[chunk].count, utf8Equal(chunks[chunk][index].rowKey, rowKey) else { return false }
@@ -111,7 +115,7 @@ struct ViewSectionIndex: Sendable {
     /// The number of entries before `key` (its index when present).
     func rank(of key: ViewKey, _ source: ViewKeySource) -> Int {
         guard !chunks.isEmpty else { return 0 }
-        let probe = Probe(key)
+        let probe = Probe(key, head: head)
         let chunk = chunkIndex(for: probe, source)
         return chunks[..<chunk].reduce(0) { $0 + $1.count } + index(in: chunks[chunk], for: probe, source)
     }
