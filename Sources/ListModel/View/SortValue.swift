@@ -89,37 +89,42 @@ struct SortValue: Sendable, Hashable {
 
     private static func appendPrimary(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
         // A digit run is written as it comes (leading zeros skipped) after 5 bytes whose count
-        // is filled in when it ends: no buffer of its own.
-        var runStart: Int?
-        func flushDigits() {
-            guard let start = runStart else { return }
-            let count = UInt32(out.count - start - 5)
-            out[start + 1] = UInt8(count >> 24)
-            out[start + 2] = UInt8((count >> 16) & 0xFF)
-            out[start + 3] = UInt8((count >> 8) & 0xFF)
-            out[start + 4] = UInt8(count & 0xFF)
-            runStart = nil
-        }
+        // is filled in when it ends: no buffer of its own. (No nested function: one capturing
+        // `out` made every access a checked one.)
+        var runStart = -1
         CaseFolding.forEachFoldedScalar(utf8) { scalar in
             let value = scalar.value
             if value >= 0x30 && value <= 0x39 {
-                if runStart == nil {
+                if runStart < 0 {
                     runStart = out.count
                     out.append(0x30)
                     for _ in 0..<4 { out.append(0) }
                 }
                 // Leading zeros are not significant.
-                if value != 0x30 || out.count > runStart! + 5 { out.append(UInt8(value)) }
+                if value != 0x30 || out.count > runStart + 5 { out.append(UInt8(value)) }
                 return
             }
-            flushDigits()
+            if runStart >= 0 {
+                endDigitRun(at: runStart, in: &out)
+                runStart = -1
+            }
             if value <= 1 {
-                out += [0x01, UInt8(value) + 1]
+                out.append(0x01)
+                out.append(UInt8(value) + 1)
             } else {
                 appendUTF8(scalar, to: &out)
             }
         }
-        flushDigits()
+        if runStart >= 0 { endDigitRun(at: runStart, in: &out) }
+    }
+
+    /// Writes the count of the digits after the run's 5 bytes at `start` into its last 4.
+    private static func endDigitRun(at start: Int, in out: inout [UInt8]) {
+        let count = UInt32(out.count - start - 5)
+        out[start + 1] = UInt8(count >> 24)
+        out[start + 2] = UInt8((count >> 16) & 0xFF)
+        out[start + 3] = UInt8((count >> 8) & 0xFF)
+        out[start + 4] = UInt8(count & 0xFF)
     }
 
     /// Byte order: negative, zero or positive as `self` sorts before, with or after `other`.
