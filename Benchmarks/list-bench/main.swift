@@ -7,6 +7,7 @@ let groups: [(name: String, run: () -> Void)] = [
     ("render", runRenderBenchmarks),
     ("paging", runPagingBenchmarks),
     ("views", runViewBenchmarks),
+    ("live-views", runLiveViewBenchmarks),
     ("writes", runWriteBenchmarks),
     ("row-edits", runRowEditBenchmarks),
     ("gzip", runGzipBenchmarks),

@@ -63,6 +63,7 @@ public final class HTTPServer: Sendable {
     /// - Throws: `BindFailure` when the address cannot be bound (port in use, no permission),
     ///   with the system's reason; `MHDError` when libmicrohttpd fails otherwise.
     public func start() throws {
+        HeapTrim.mapLargeAllocations()
         let connectionLimit = min(configuration.connectionLimit, Self.fileDescriptorLimit() - 64)
         let framingGuard = try FramingGuard(
             configuration: configuration, connectionsPerAddress: connectionsPerAddress,

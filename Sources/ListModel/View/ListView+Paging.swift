@@ -94,10 +94,10 @@ extension ListView {
             let whole = SortValue(list.row(atPosition: rowPosition).cells[sort.column])
             if whole.bytes.starts(with: cursor.sortValue.bytes) {
                 let key = ViewKey(sortValue: whole, orderKey: cursor.orderKey)
-                return starts[viewSection] + lowerBound(keys.count) { key.precedes(keys[$0], descending: descending) }
+                return starts[viewSection] + lowerBound(keys.count) { keys.comesAfter(key, at: $0, descending: descending) }
             }
         }
-        let index = lowerBound(keys.count) { cursor.isBefore(keys[$0], descending: descending) }
+        let index = lowerBound(keys.count) { keys.comesAfter(cursor, at: $0, descending: descending) }
         return starts[viewSection] + index
     }
 

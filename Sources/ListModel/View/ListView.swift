@@ -20,7 +20,7 @@ public struct ListView: Sendable {
     /// The view's sections, in list order.
     public let sections: [Section]
     /// The view key of each row of each section, parallel to `sections[i].rows`.
-    let keys: [[ViewKey]]
+    let keys: [ViewKeys]
     /// The view position of each section's first row, then the row count.
     let starts: [Int]
 
@@ -39,33 +39,35 @@ public struct ListView: Sendable {
         let sortKey = sortColumn.map { document.columns[$0].packedKey }
         let descending = query.sort?.descending ?? false
         var sections: [Section] = []
-        var keys: [[ViewKey]] = []
+        var keys: [ViewKeys] = []
         var starts: [Int] = [0]
         var orderKeys = list.orderKeys.makeIterator()
         var scratch: [UInt8] = []
         for (sectionIndex, section) in document.sections.enumerated() {
             var rows: [Int] = []
-            var sectionKeys: [ViewKey] = []
+            var sectionKeys = ViewKeys()
             var rowIndex = 0
             // Rows read in place: copying each out of its chunk would retain and release it.
             section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
                 defer { rowIndex += 1 }
                 let orderKey = orderKeys.next()!
                 guard matcher.keepsAll || matcher.matches(row.pointee, scratch: &scratch) else { return }
-                var sortValue = SortValue.empty
-                if let sortColumn, let sortKey {
-                    sortValue = row.pointee.cells.withPackedCells { cells in
-                        cells.index(of: sortKey, hint: sortColumn).map { SortValue(packed: cells[$0].value) } ?? .empty
+                rows.append(rowIndex)
+                // The sort value is written into the section's arena: no allocation per row.
+                sectionKeys.append(orderKey: orderKey) { arena in
+                    guard let sortColumn, let sortKey else { return }
+                    row.pointee.cells.withPackedCells { cells in
+                        if let index = cells.index(of: sortKey, hint: sortColumn) {
+                            SortValue.append(packed: cells[index].value, to: &arena)
+                        }
                     }
                 }
-                rows.append(rowIndex)
-                sectionKeys.append(ViewKey(sortValue: sortValue, orderKey: orderKey))
             }
             if rows.isEmpty && !matcher.keepsAll { continue }
             if sortColumn != nil {
                 let order = ViewOrder.positions(of: sectionKeys, descending: descending)
                 rows = order.map { rows[$0] }
-                ViewOrder.permute(&sectionKeys, by: order)
+                sectionKeys = sectionKeys.permuted(by: order)
             }
             sections.append(Section(sectionIndex: sectionIndex, rows: rows))
             keys.append(sectionKeys)

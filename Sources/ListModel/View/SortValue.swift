@@ -34,33 +34,49 @@ struct SortValue: Sendable, Hashable {
 
     /// The sort value of a cell read in place.
     init(packed value: PackedValue) {
-        switch value {
-        case .number(let number): self.init(number: number)
-        case .text(let text): self.init(text: text)
-        case .link(let text, _): self.init(text: text)
-        case .image(_, let alt, _, _): self.init(text: alt)
-        }
+        var out: [UInt8] = []
+        Self.append(packed: value, to: &out)
+        self.init(bytes: out)
     }
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     init(number: Double) {
-        let bits = (number == 0 ? 0 : number).bitPattern
-        let ordered = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
-        self.init(bytes: [0x01] + (0..<8).map { UInt8(truncatingIfNeeded: ordered >> (56 - 8 * $0)) })
+        var out: [UInt8] = []
+        Self.append(number: number, to: &out)
+        self.init(bytes: out)
     }
 
     init(text utf8: some Collection<UInt8>) {
-        guard !utf8.isEmpty else {
-            self.init(bytes: [])
-            return
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.isEmpty ? 0 : utf8.count * 2 + 2)
+        Self.append(text: utf8, to: &out)
+        self.init(bytes: out)
+    }
+
+    /// Appends the sort value of a cell read in place to `out` (a view's arena of sort values).
+    static func append(packed value: PackedValue, to out: inout [UInt8]) {
+        switch value {
+        case .number(let number): append(number: number, to: &out)
+        case .text(let text): append(text: text, to: &out)
+        case .link(let text, _): append(text: text, to: &out)
+        case .image(_, let alt, _, _): append(text: alt, to: &out)
         }
-        var out: [UInt8] = [0x02]
-        out.reserveCapacity(utf8.count * 2 + 2)
-        Self.appendPrimary(of: utf8, to: &out)
+    }
+
+    static func append(number: Double, to out: inout [UInt8]) {
+        let bits = (number == 0 ? 0 : number).bitPattern
+        let ordered = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
+        out.append(0x01)
+        for index in 0..<8 { out.append(UInt8(truncatingIfNeeded: ordered >> (56 - 8 * index))) }
+    }
+
+    static func append(text utf8: some Collection<UInt8>, to out: inout [UInt8]) {
+        guard !utf8.isEmpty else { return }
+        out.append(0x02)
+        appendPrimary(of: utf8, to: &out)
         out.append(0x00)
         out.append(contentsOf: utf8)
-        self.init(bytes: out)
     }
 
     /// The primary form of a text: its order without the code point tie-break (filters compare
@@ -72,29 +88,43 @@ struct SortValue: Sendable, Hashable {
     }
 
     private static func appendPrimary(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
-        var digits: [UInt8] = []
-        func flushDigits() {
-            guard !digits.isEmpty else { return }
-            let significant = digits.drop { $0 == 0x30 }
-            let count = UInt32(significant.count)
-            out += [0x30, UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
-            out += significant
-            digits.removeAll(keepingCapacity: true)
-        }
+        // A digit run is written as it comes (leading zeros skipped) after 5 bytes whose count
+        // is filled in when it ends: no buffer of its own. (No nested function: one capturing
+        // `out` made every access a checked one.)
+        var runStart = -1
         CaseFolding.forEachFoldedScalar(utf8) { scalar in
             let value = scalar.value
             if value >= 0x30 && value <= 0x39 {
-                digits.append(UInt8(value))
+                if runStart < 0 {
+                    runStart = out.count
+                    out.append(0x30)
+                    for _ in 0..<4 { out.append(0) }
+                }
+                // Leading zeros are not significant.
+                if value != 0x30 || out.count > runStart + 5 { out.append(UInt8(value)) }
                 return
             }
-            flushDigits()
+            if runStart >= 0 {
+                endDigitRun(at: runStart, in: &out)
+                runStart = -1
+            }
             if value <= 1 {
-                out += [0x01, UInt8(value) + 1]
+                out.append(0x01)
+                out.append(UInt8(value) + 1)
             } else {
                 appendUTF8(scalar, to: &out)
             }
         }
-        flushDigits()
+        if runStart >= 0 { endDigitRun(at: runStart, in: &out) }
+    }
+
+    /// Writes the count of the digits after the run's 5 bytes at `start` into its last 4.
+    private static func endDigitRun(at start: Int, in out: inout [UInt8]) {
+        let count = UInt32(out.count - start - 5)
+        out[start + 1] = UInt8(count >> 24)
+        out[start + 2] = UInt8((count >> 16) & 0xFF)
+        out[start + 3] = UInt8((count >> 8) & 0xFF)
+        out[start + 4] = UInt8(count & 0xFF)
     }
 
     /// Byte order: negative, zero or positive as `self` sorts before, with or after `other`.
@@ -107,17 +137,19 @@ struct SortValue: Sendable, Hashable {
 /// Byte-by-byte comparison, a shorter array first on a common prefix: -1, 0 or 1.
 @inline(__always)
 func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    a.withUnsafeBufferPointer { a in
-        b.withUnsafeBufferPointer { b in
-            let count = min(a.count, b.count)
-            var index = 0
-            while index < count {
-                if a[index] != b[index] { return a[index] < b[index] ? -1 : 1 }
-                index += 1
-            }
-            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-        }
+    a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in compareBytes(a, b) } }
+}
+
+/// `compareBytes` over buffers.
+@inline(__always)
+func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    let count = min(a.count, b.count)
+    var index = 0
+    while index < count {
+        if a[index] != b[index] { return a[index] < b[index] ? -1 : 1 }
+        index += 1
     }
+    return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
 }
 
 /// A row's place in a view: its sort value, then its order key (ties keep list order).
@@ -129,9 +161,22 @@ struct ViewKey: Sendable, Hashable {
     /// values last either way, then the sort values, then the order keys ascending.
     @inline(__always)
     func precedes(_ other: ViewKey, descending: Bool) -> Bool {
-        if sortValue.isEmpty != other.sortValue.isEmpty { return other.sortValue.isEmpty }
-        let order = sortValue.compare(other.sortValue)
+        sortValue.bytes.withUnsafeBufferPointer { a in
+            other.sortValue.bytes.withUnsafeBufferPointer { b in
+                Self.precedes(a, orderKey, b, other.orderKey, descending: descending)
+            }
+        }
+    }
+
+    /// `precedes` for keys given as their sort values' bytes and their order keys.
+    @inline(__always)
+    static func precedes(
+        _ a: UnsafeBufferPointer<UInt8>, _ aOrder: OrderKey, _ b: UnsafeBufferPointer<UInt8>, _ bOrder: OrderKey,
+        descending: Bool
+    ) -> Bool {
+        if a.isEmpty != b.isEmpty { return b.isEmpty }
+        let order = compareBytes(a, b)
         if order != 0 { return descending ? order > 0 : order < 0 }
-        return orderKey < other.orderKey
+        return aOrder < bOrder
     }
 }

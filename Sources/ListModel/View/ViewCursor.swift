@@ -33,12 +33,16 @@ public struct ViewCursor: Sendable, Hashable {
 
     /// Whether a row with view key `key` comes after this cursor in a view sorted `descending`.
     func isBefore(_ key: ViewKey, descending: Bool) -> Bool {
-        guard sortValueTruncated else {
-            return ViewKey(sortValue: sortValue, orderKey: orderKey).precedes(key, descending: descending)
+        key.sortValue.bytes.withUnsafeBufferPointer { isBefore($0, key.orderKey, descending: descending) }
+    }
+
+    /// `isBefore(_:descending:)` for a key given as its sort value's bytes and its order key.
+    func isBefore(_ value: UnsafeBufferPointer<UInt8>, _ orderKey: OrderKey, descending: Bool) -> Bool {
+        // A cut cursor compares with as many bytes of the row's value.
+        let value = sortValueTruncated ? UnsafeBufferPointer(rebasing: value.prefix(Self.maxSortValueBytes)) : value
+        return sortValue.bytes.withUnsafeBufferPointer { mine in
+            ViewKey.precedes(mine, self.orderKey, value, orderKey, descending: descending)
         }
-        let cut = SortValue(bytes: Array(key.sortValue.bytes.prefix(Self.maxSortValueBytes)))
-        return ViewKey(sortValue: sortValue, orderKey: orderKey)
-            .precedes(ViewKey(sortValue: cut, orderKey: key.orderKey), descending: descending)
     }
 }
 

@@ -90,7 +90,7 @@ extension ViewIndex {
                 } else if index > last || list.sectionIndexes[ByteKey(cursor.sectionKey)] == nil {
                     inWindow = 0
                 } else {
-                    inWindow = sections[ByteKey(section.key)]?.count(through: cursor) ?? 0
+                    inWindow = sections[ByteKey(section.key)]?.count(through: cursor, source(list)) ?? 0
                 }
             }
             counts.append(.init(sectionIndex: index, rowsInView: inView, rowsInWindow: inWindow))
@@ -119,7 +119,7 @@ extension ViewIndex {
                 let entry = index.entry(at: target - before)
                 return .through(
                     ViewCursor(
-                        fingerprint: query.fingerprint, key: entry.key, rowKey: entry.rowKey,
+                        fingerprint: query.fingerprint, key: source(list).key(ofRow: entry.rowKey), rowKey: entry.rowKey,
                         sectionKey: section.key))
             }
             before += index.count

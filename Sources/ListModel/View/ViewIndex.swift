@@ -40,16 +40,18 @@ public struct ViewIndex: Sendable {
         let descending = view.query.sort?.descending ?? false
         sections = [:]
         for section in list.document.sections {
-            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], head: [], descending: descending, maxChunk: maxChunk)
         }
         for (viewSection, keys) in zip(view.sections, view.keys) {
             let section = list.document.sections[viewSection.sectionIndex]
             var entries: [ViewSectionIndex.Entry] = []
-            for (row, key) in zip(viewSection.rows, keys) {
-                let rowKey = section.rows[row].key
-                entries.append(.init(key: key, rowKey: rowKey))
+            entries.reserveCapacity(keys.count)
+            let head = keys.commonTextHead
+            for (index, row) in viewSection.rows.enumerated() {
+                entries.append(.init(prefix: keys.prefix(at: index, head: head), rowKey: section.rows[row].key))
             }
-            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: entries, descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(
+                sortedEntries: entries, head: head, descending: descending, maxChunk: maxChunk)
             rowCount += entries.count
         }
     }
@@ -70,7 +72,7 @@ public struct ViewIndex: Sendable {
             let place = place(of: list.row(atPosition: position), at: position, in: list),
             let section = sections[ByteKey(place.section)]
         else { return nil }
-        return (place.section, section.rank(of: place.key))
+        return (place.section, section.rank(of: place.key, source(list)))
     }
 
     /// Brings the index to `newList`, a later version of `list` in which only the rows
@@ -79,9 +81,10 @@ public struct ViewIndex: Sendable {
     public mutating func update(to newList: IndexedList, touching touchedRowKeys: some Sequence<String>) -> ViewUpdate {
         let descending = query.sort?.descending ?? false
         for section in newList.document.sections where sections[ByteKey(section.key)] == nil {
-            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], descending: descending, maxChunk: maxChunk)
+            sections[ByteKey(section.key)] = ViewSectionIndex(sortedEntries: [], head: [], descending: descending, maxChunk: maxChunk)
         }
         var changes: [ViewUpdate.Change] = []
+        var moved: [ViewUpdate.Change] = []
         for touched in Set(touchedRowKeys.lazy.map { ByteKey($0) }) {
             let rowKey = touched.string
             // The index holds the view of `list`: a row's old place is where `list` puts it.
@@ -91,14 +94,22 @@ public struct ViewIndex: Sendable {
             let newRow = newPosition.map { newList.row(atPosition: $0) }
             let old = oldRow.flatMap { place(of: $0, at: oldPosition!, in: list) }
             let new = newRow.flatMap { place(of: $0, at: newPosition!, in: newList) }
-            if old != new {
-                if let old, sections[ByteKey(old.section)]?.remove(old.key) == true { rowCount -= 1 }
-                if let new, sections[ByteKey(new.section)] != nil {
-                    sections[ByteKey(new.section)]!.insert(.init(key: new.key, rowKey: rowKey))
-                    rowCount += 1
-                }
-            }
-            changes.append(.init(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow))
+            let change = ViewUpdate.Change(rowKey: rowKey, old: old, new: new, contentChanged: oldRow != newRow)
+            if old != new { moved.append(change) }
+            changes.append(change)
+        }
+        // Entries keep a prefix of their key, the rest read from a list when prefixes tie: every
+        // row leaves its old place while the index is `list`'s, then takes its new one in `newList`'s.
+        let oldSource = source(list)
+        for change in moved {
+            guard let old = change.old else { continue }
+            if sections[ByteKey(old.section)]?.remove(rowKey: change.rowKey, at: old.key, oldSource) == true { rowCount -= 1 }
+        }
+        let newSource = source(newList)
+        for change in moved {
+            guard let new = change.new, sections[ByteKey(new.section)] != nil else { continue }
+            sections[ByteKey(new.section)]!.insert(rowKey: change.rowKey, at: new.key, newSource)
+            rowCount += 1
         }
         for key in sections.keys where newList.sectionIndexes[key] == nil {
             rowCount -= sections[key]!.count
@@ -113,6 +124,9 @@ public struct ViewIndex: Sendable {
 }
 
 extension ViewIndex {
+    /// The view keys of `list`'s rows (this index's list or a later one).
+    func source(_ list: IndexedList) -> ViewKeySource { ViewKeySource(list: list, sortColumn: sortColumn) }
+
     /// Where `row`, at `position` of `list` (this index's list or a later one), is in the view;
     /// `nil` when it does not match.
     func place(of row: Row, at position: Int, in list: IndexedList) -> Place? {

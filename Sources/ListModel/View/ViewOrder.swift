@@ -16,22 +16,31 @@ enum ViewOrder {
 
     /// The positions of `keys` (one section's keys in list order) in view order.
     static func positions(of keys: [ViewKey], descending: Bool) -> [Int] {
+        positions(of: ViewKeys(keys), descending: descending)
+    }
+
+    /// The positions of `keys` (one section's keys in list order) in view order.
+    static func positions(of keys: ViewKeys, descending: Bool) -> [Int] {
         var entries: [Entry] = []
         entries.reserveCapacity(keys.count)
         var empties: [Int] = []
-        for (position, key) in keys.enumerated() {
-            if key.sortValue.isEmpty {
-                empties.append(position)
-                continue
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            func value(_ position: Int32) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: bytes[keys.range(Int(position))])
             }
-            let (high, low) = prefix(key.sortValue.bytes)
-            entries.append(Entry(high: high, low: low, position: Int32(position)))
-        }
-        keys.withUnsafeBufferPointer { keys in
+            for position in 0..<keys.count {
+                let range = keys.range(position)
+                if range.isEmpty {
+                    empties.append(position)
+                    continue
+                }
+                let (high, low) = prefix(UnsafeBufferPointer(rebasing: bytes[range]))
+                entries.append(Entry(high: high, low: low, position: Int32(position)))
+            }
             entries.sort { a, b in
                 if a.high != b.high { return descending ? a.high > b.high : a.high < b.high }
                 if a.low != b.low { return descending ? a.low > b.low : a.low < b.low }
-                let order = keys[Int(a.position)].sortValue.compare(keys[Int(b.position)].sortValue)
+                let order = compareBytes(value(a.position), value(b.position))
                 if order != 0 { return descending ? order > 0 : order < 0 }
                 return a.position < b.position
             }
@@ -40,7 +49,7 @@ enum ViewOrder {
     }
 
     /// The first 16 bytes of `bytes`, zero-padded, as two big-endian integers.
-    private static func prefix(_ bytes: [UInt8]) -> (UInt64, UInt64) {
+    private static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var high: UInt64 = 0
         var low: UInt64 = 0
         for index in 0..<16 {
@@ -48,23 +57,5 @@ enum ViewOrder {
             if index < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
         }
         return (high, low)
-    }
-}
-
-extension ViewOrder {
-    /// Rearranges `values` so that `values[i]` becomes the old `values[order[i]]`, in place by
-    /// swaps along the permutation's cycles (no copy of the values: no retain or release).
-    static func permute<Value>(_ values: inout [Value], by order: [Int]) {
-        var placed = [Bool](repeating: false, count: values.count)
-        for start in values.indices where !placed[start] {
-            var current = start
-            while true {
-                placed[current] = true
-                let next = order[current]
-                if next == start { break }
-                values.swapAt(current, next)
-                current = next
-            }
-        }
     }
 }

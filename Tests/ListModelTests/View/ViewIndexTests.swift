@@ -49,6 +49,60 @@ import Testing
                         #expect(index.location(ofRow: row)! == (sectionKey, position))
                     }
                 }
+                // Windows end where a fresh view's pages do, and hold the rows up to there.
+                if fresh.rowCount > 0 {
+                    let limit = Int.random(in: 1...fresh.rowCount, using: &generator.rng)
+                    let cursor = fresh.cursor(atPosition: limit - 1)
+                    #expect(index.windowEnd(limit: limit) == .through(cursor), "round \(round) step \(step)")
+                    #expect(index.windowShape(.through(cursor)).rowCount == limit, "round \(round) step \(step)")
+                }
+            }
+        }
+    }
+
+    /// A sort value's prefix orders as the values do, and an exact prefix is shared only by
+    /// equal values, whatever head the texts are read after.
+    @Test func prefixesOrderAsTheirSortValues() {
+        let cells: [CellValue?] = [nil] + ViewRandomTests.words.map { .text($0) } + ViewRandomTests.numbers.map { .number($0) }
+        let values = cells.map { SortValue($0) }
+        let texts = values.filter { $0.bytes.first == 0x02 }
+        let heads = [[]] + texts.flatMap { text in [1, 3, 6, 10, 64].map { Array(text.bytes.prefix($0)) } }
+        for head in heads {
+            for a in values {
+                for b in values {
+                    let (first, second) = (a.prefix(head: head), b.prefix(head: head))
+                    if a.compare(b) < 0 { #expect(first <= second, "\(a.bytes) \(b.bytes) after \(head)") }
+                    if first == second && SortValue.prefixIsExact(first) { #expect(a == b, "\(a.bytes) \(b.bytes) after \(head)") }
+                    #expect((first == 0) == a.isEmpty)
+                }
+            }
+        }
+    }
+
+    /// A section whose texts all begin alike (or are all equal) keeps its order as rows below,
+    /// at and above what they shared come and go.
+    @Test(arguments: ["Straße entlang ", "plain"])
+    func rowsAroundASharedBeginningKeepTheirOrder(shared: String) throws {
+        let rows = (0..<40).map { Row(key: "r\($0)", cells: ["name": .text(shared == "plain" ? "plain" : "\(shared)\($0 * 7 % 40)")]) }
+        let document = ListDocument(title: "T", columns: ViewRandomTests.columns, sections: [Section(key: "s", rows: rows)])
+        let writes = ["A", "Straße", shared, "\(shared)1", "STRASSE ENTLANG 3", "plain", "plaiN", "zz", "", "Straße entlang 39"]
+        for sort in ["sort", "sort_desc"] {
+            var list = IndexedList(document: document)
+            let query = try ListQuery(parameters: [(sort, "name")], columns: ViewRandomTests.columns)
+            var index = try ViewIndex(list: list, query: query, maxChunk: 4)
+            for (step, text) in writes.enumerated() {
+                var row = Row(key: "r\(step * 3)")
+                if !text.isEmpty { row.cells["name"] = .text(text) }
+                let edit = try list.replacingRow(row)
+                _ = index.update(to: edit.list, touching: edit.writtenRowKeys)
+                list = edit.list
+                let fresh = try list.view(query)
+                #expect(index.rowKeysBySection.map(\.rowKeys) == fresh.document.sections.map { $0.rows.map(\.key) }, "\(sort) \(text)")
+                #expect(index.windowEnd(limit: 20) == .through(fresh.cursor(atPosition: 19)))
+                #expect(
+                    index.location(ofRow: row.key)! == (
+                        "s", fresh.sections[0].rows.firstIndex { fresh.list.document.sections[0].rows[$0].key == row.key }!
+                    ))
             }
         }
     }

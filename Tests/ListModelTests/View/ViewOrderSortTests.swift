@@ -40,12 +40,13 @@ import Testing
         }
     }
 
-    @Test func permuteMovesEveryValueToItsPlace() {
+    @Test func permutedKeysMoveEveryKeyToItsPlace() {
         for count in [0, 1, 2, 7, 100] {
             let order = Array(0..<count).shuffled()
-            var values = (0..<count).map { "v\($0)" }
-            ViewOrder.permute(&values, by: order)
-            #expect(values == order.map { "v\($0)" })
+            let texts: [String?] = (0..<count).map { $0 % 5 == 0 ? nil : "v\($0)" }
+            let original = keys(texts)
+            let permuted = ViewKeys(original).permuted(by: order)
+            #expect((0..<count).map { permuted[$0] } == order.map { original[$0] })
         }
     }
 }
