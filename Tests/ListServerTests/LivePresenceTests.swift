@@ -55,6 +55,26 @@ import Testing
         #expect(live.hub.localViewers() == ["a": 1, "b": 1])
     }
 
+    /// A view changed in place opens its new stream before the old one is seen to close: the new
+    /// stream is told the count with both, and the count falls back before the next pass. The
+    /// pass must still tell the new stream (it once stayed at the higher count).
+    @Test func aStreamThatJoinedWhileAnotherLeftIsToldTheCountThatStays() throws {
+        let live = try LiveHarness()
+        try live.put("a", document)
+        let stays = live.subscribe("a", view: .html)
+        #expect(try viewers(stays) == [1])
+        let old = live.subscribe("a", view: .html)
+        #expect(try viewers(old) == [2])
+        live.hub.publishPresence(now: monotonicNanoseconds() + 2 * second)
+        #expect(try viewers(stays) == [1, 2])
+        let new = live.subscribe("a", view: .html)
+        #expect(try viewers(new) == [3], "told the count with the old stream still open")
+        live.hub.detach(subscription: try #require(old.subscription))
+        live.hub.publishPresence(now: monotonicNanoseconds() + 4 * second)
+        #expect(try viewers(new) == [3, 2], "the new stream is told the count once the old one left")
+        #expect(try viewers(stays) == [1, 2], "the other stream was told 2 already")
+    }
+
     @Test func aStreamIsToldAtMostOnceASecond() throws {
         let live = try LiveHarness()
         try live.put("a", document)

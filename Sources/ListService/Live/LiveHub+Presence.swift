@@ -33,6 +33,7 @@ extension LiveHub {
     /// sent to it. Under its channel's lock.
     func presenceEvent(for subscriber: Subscriber) -> SharedBytes {
         let count = viewerCount(of: subscriber.listID)
+        presence.withLock { $0.toldOne(subscriber.listID) }
         subscriber.presenceSent = count
         subscriber.presenceSentAt = monotonicNanoseconds()
         return ServerSentEvent.presence(viewers: count)

@@ -31,6 +31,11 @@ package struct PresenceBook: Sendable {
         return due
     }
 
+    /// A stream of `listID` was told the count on its own (its first events, a reset): the next
+    /// pass checks the list's streams even if the total is what was announced, since the count
+    /// may have moved back before it (a stream joined as another left: told one too many).
+    package mutating func toldOne(_ listID: String) { owed.insert(listID) }
+
     /// Records what a list's subscribers were told: all of them (`complete`), or only some.
     package mutating func told(_ listID: String, total: Int, complete: Bool) {
         announced[listID] = total
