@@ -44,10 +44,15 @@ public enum HeapTrim {
     /// Trims now, on the caller's thread: after work that freed much more than it kept (loading
     /// every stored list at a start: each row's stored bytes and JSON).
     public static func trimNow(after what: String) {
+        let milliseconds = timedTrim()  // not inside the log call: its message is made only at debug level
+        Log.debug("heap trimmed after \(what), in \(milliseconds) ms")
+    }
+
+    /// Runs `malloc_trim(0)`; returns how long it took, in whole milliseconds.
+    private static func timedTrim() -> Int {
         let started = monotonicNanoseconds()
         _ = trim?(0)
-        let milliseconds = Double(monotonicNanoseconds() - started) / 1e6
-        Log.debug("heap trimmed after \(what), in \(Int(milliseconds.rounded())) ms")
+        return Int((Double(monotonicNanoseconds() - started) / 1e6).rounded())
     }
 
     /// glibc's `mallopt`, looked up by name as `trim` is.
@@ -97,10 +102,8 @@ public enum HeapTrim {
                 return
             }
             let bytes = bytesSinceTrim.exchange(0, ordering: .relaxed)
-            let started = monotonicNanoseconds()
-            _ = trim?(0)
-            let milliseconds = Double(monotonicNanoseconds() - started) / 1e6
-            Log.debug("heap trimmed after writes of \(bytes) bytes, in \(Int(milliseconds.rounded())) ms")
+            let milliseconds = timedTrim()
+            Log.debug("heap trimmed after writes of \(bytes) bytes, in \(milliseconds) ms")
             if paused {
                 pending.store(false, ordering: .releasing)
             } else {

@@ -28,6 +28,9 @@ extension ListDocument {
             sectionIndex = index
         }
 
+        /// How many sections the metadata has.
+        public var sectionCount: Int { rows.count }
+
         /// The position of the section keyed `key`, if the metadata has one.
         public func section(keyed key: String) -> Int? {
             sectionIndex[ByteKey(key)]

@@ -126,17 +126,13 @@ package enum StoredListCoding {
         // Rows come in order-key order, which is each section's order; the keys and versions are
         // kept per section and joined in the sections' order, as the document holds them. A row
         // stored before rows had versions (0) takes the list's version.
-        var orderKeys: [[OrderKey]] = []
-        var versions: [[Int]] = []
+        var orderKeys = [[OrderKey]](repeating: [], count: assembler.sectionCount)
+        var versions = [[Int]](repeating: [], count: assembler.sectionCount)
         do {
             try readRows { row in
                 do {
                     guard let section = assembler.section(keyed: row.section) else {
                         throw CorruptList(id: stored.id, reason: "row \(row.key) names unknown section \(row.section)")
-                    }
-                    if section >= orderKeys.count {
-                        orderKeys.append(contentsOf: repeatElement([], count: section + 1 - orderKeys.count))
-                        versions.append(contentsOf: repeatElement([], count: section + 1 - versions.count))
                     }
                     try assembler.append(try JSONValue(parsing: row.body), toSection: section)
                     orderKeys[section].append(OrderKey(rawValue: row.orderKey))
