@@ -3,6 +3,7 @@ import ListServerTesting
 import Synchronization
 import Testing
 
+@testable import ListModel
 @testable import ListServerHTTP
 @testable import ListService
 
@@ -23,5 +24,57 @@ struct SnapshotCacheTests {
         #expect(made.load(ordering: .relaxed) == 1)
         #expect(results.withLock { $0.count } == 16)
         #expect(results.withLock { $0.allSatisfy { $0 == Array("{\"title\":\"T\"}".utf8) } })
+    }
+
+    /// A small list's view by a query (the cache keeps whatever `make` returns).
+    static func view() throws -> (ListQuery, ListView) {
+        let columns = [Column(key: "n", kind: .number)]
+        let rows = (0..<5).map { Row(key: "r\($0)", cells: ["n": .number(Double(5 - $0))]) }
+        let list = IndexedList(document: ListDocument(title: "T", columns: columns, sections: [Section(key: "s", rows: rows)]))
+        let query = try ListQuery(parameters: [("sort", "n")], columns: columns)
+        return (query, try list.view(query))
+    }
+
+    @Test func readersOfAViewBeingBuiltWaitForItInsteadOfBuildingTheirOwn() throws {
+        let cache = SnapshotCache()
+        let (query, view) = try Self.view()
+        let made = Atomic<Int>(0)
+        let counts = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let got = cache.view(query) {
+                made.add(1, ordering: .relaxed)
+                usleep(50_000)  // a large list's view takes a while to sort
+                return view
+            }
+            counts.withLock { $0.append(got.rowCount) }
+        }
+        #expect(made.load(ordering: .relaxed) == 1)
+        #expect(counts.withLock { $0 } == Array(repeating: 5, count: 8))
+        #expect(cache.hasView(query))
+    }
+
+    @Test func aBuiltViewIsFoundOnlyWhenSomeoneBuildsIt() throws {
+        let cache = SnapshotCache()
+        let (query, view) = try Self.view()
+        #expect(cache.builtView(query) == nil)  // nobody builds it: the caller makes its own
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = cache.view(query) {
+                started.signal()
+                usleep(50_000)
+                return view
+            }
+        }
+        started.wait()
+        #expect(cache.builtView(query)?.rowCount == 5)  // waited for the build
+    }
+
+    @Test func aFailedBuildLeavesTheNextReaderToBuild() throws {
+        struct Refused: Error {}
+        let cache = SnapshotCache()
+        let (query, view) = try Self.view()
+        #expect(throws: Refused.self) { try cache.view(query) { throw Refused() } }
+        #expect(!cache.hasView(query))
+        #expect(cache.view(query) { view }.rowCount == 5)
     }
 }

@@ -49,14 +49,7 @@ extension ListView {
     }
 
     /// The sections of `page` holding only its rows, in view order (a page as data).
-    public func sections(in page: ViewPage) -> [ListModel.Section] {
-        page.parts.map { part in
-            var section = list.document.sections[part.sectionIndex]
-            let rows = section.rows
-            section.rows = ChunkedArray(part.rows.map { rows[$0] })
-            return section
-        }
-    }
+    public func sections(in page: ViewPage) -> [ListModel.Section] { list.document.sections(in: page) }
 
     /// The cursor just after the row at view position `position` (`0..<rowCount`).
     public func cursor(atPosition position: Int) -> ViewCursor {
@@ -121,6 +114,19 @@ extension ListView {
             return ViewPage.Part(
                 sectionIndex: sections[section].sectionIndex,
                 rows: Array(sections[section].rows[lower..<upper]), continuesSection: lower > 0)
+        }
+    }
+}
+
+extension ListDocument {
+    /// The sections of a page of one of this document's views, holding only the page's rows, in
+    /// view order.
+    public func sections(in page: ViewPage) -> [Section] {
+        page.parts.map { part in
+            var section = sections[part.sectionIndex]
+            let rows = section.rows
+            section.rows = ChunkedArray(part.rows.map { rows[$0] })
+            return section
         }
     }
 }

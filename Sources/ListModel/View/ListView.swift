@@ -33,39 +33,17 @@ public struct ListView: Sendable {
     init(list: IndexedList, query: ListQuery) {
         self.list = list
         self.query = query
-        let document = list.document
-        let matcher = RowMatcher(query, columns: document.columns)
-        let sortColumn = query.sort.map { sort in document.columns.firstIndex { utf8Equal($0.key, sort.column) }! }
-        let sortKey = sortColumn.map { document.columns[$0].packedKey }
-        let descending = query.sort?.descending ?? false
+        let reading = ViewReading(query, columns: list.document.columns)
         var sections: [Section] = []
         var keys: [ViewKeys] = []
         var starts: [Int] = [0]
         var orderKeys = list.orderKeys.makeIterator()
         var scratch: [UInt8] = []
-        for (sectionIndex, section) in document.sections.enumerated() {
-            var rows: [Int] = []
-            var sectionKeys = ViewKeys()
-            var rowIndex = 0
-            // Rows read in place: copying each out of its chunk would retain and release it.
-            section.rows.forEachUnsafeElement(in: 0..<section.rows.count) { row in
-                defer { rowIndex += 1 }
-                let orderKey = orderKeys.next()!
-                guard matcher.keepsAll || matcher.matches(row.pointee, scratch: &scratch) else { return }
-                rows.append(rowIndex)
-                // The sort value is written into the section's arena: no allocation per row.
-                sectionKeys.append(orderKey: orderKey) { arena in
-                    guard let sortColumn, let sortKey else { return }
-                    row.pointee.cells.withPackedCells { cells in
-                        if let index = cells.index(of: sortKey, hint: sortColumn) {
-                            SortValue.append(packed: cells[index].value, to: &arena)
-                        }
-                    }
-                }
-            }
-            if rows.isEmpty && !matcher.keepsAll { continue }
-            if sortColumn != nil {
-                let order = ViewOrder.positions(of: sectionKeys, descending: descending)
+        for (sectionIndex, section) in list.document.sections.enumerated() {
+            var (rows, sectionKeys) = reading.matchingRows(of: section, orderKeys: &orderKeys, scratch: &scratch)
+            if rows.isEmpty && !reading.matcher.keepsAll { continue }
+            if reading.sorts {
+                let order = ViewOrder.positions(of: sectionKeys, descending: reading.descending)
                 rows = order.map { rows[$0] }
                 sectionKeys = sectionKeys.permuted(by: order)
             }

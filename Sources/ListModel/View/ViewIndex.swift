@@ -31,7 +31,16 @@ public struct ViewIndex: Sendable {
 
     /// `init(list:query:)` with chunks of at most `maxChunk` rows (tests use small ones).
     init(list: IndexedList, query: ListQuery, maxChunk: Int) throws(ListQueryError) {
-        let view = try list.view(query)
+        self.init(view: try list.view(query), maxChunk: maxChunk)
+    }
+
+    /// The index of `view` (built already: a snapshot's cached view).
+    public init(view: ListView) {
+        self.init(view: view, maxChunk: 512)
+    }
+
+    init(view: ListView, maxChunk: Int) {
+        let list = view.list
         self.maxChunk = maxChunk
         self.list = list
         self.query = view.query

@@ -49,7 +49,7 @@ enum ViewOrder {
     }
 
     /// The first 16 bytes of `bytes`, zero-padded, as two big-endian integers.
-    private static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var high: UInt64 = 0
         var low: UInt64 = 0
         for index in 0..<16 {

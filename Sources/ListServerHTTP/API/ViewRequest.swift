@@ -1,6 +1,7 @@
 import HTTPServer
 import ListModel
 import ListService
+import ServerSupport
 
 /// The view a read asks for (API.md section 9): `sort` or `sort_desc`, `q`, `filter.COLUMN=OP:VALUE`,
 /// on the page, the JSON document, rows, streams and the CSV export alike.
@@ -18,6 +19,21 @@ package enum ViewRequest {
     /// `snapshot` seen through `query`, from the snapshot's cache of views.
     package static func view(_ snapshot: ListSnapshot, _ query: ListQuery) throws -> ListView {
         try snapshot.cache.view(query) { try snapshot.list.view(query) }
+    }
+
+    /// The page `pageQuery` asks for of `snapshot` seen through `query`, with what showing it
+    /// needs. It comes from the view (`view`), except the first page of a view not built yet on
+    /// a list of `ServerDefaults.firstViewPageReadRows` rows or more: that one is read from the
+    /// list at once (`IndexedList.firstViewPage`, without sorting every row), and the view is
+    /// built in the background for the pages after it (`ViewBuilds`).
+    package static func page(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) throws -> ShownViewPage {
+        if pageQuery.after == nil, snapshot.list.rowCount >= ServerDefaults.firstViewPageReadRows, !snapshot.cache.hasView(query) {
+            let shown = try snapshot.list.firstViewPage(query, limit: pageQuery.limit)
+            ViewBuilds.start(query, of: snapshot)
+            return shown
+        }
+        let view = try view(snapshot, query)
+        return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))
     }
 
     /// The query string of `query` followed by `extra` parameters, for links ("" for none).

@@ -37,14 +37,13 @@ package enum ViewRoutes {
         let editLink = editable && request.query("key") != nil ? "-edit" : ""
         let etag = Conditional.etag(
             snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant + editLink)
-        let view = try ViewRequest.view(snapshot, query)
-        let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
+        let shown = try ViewRequest.page(snapshot, query, pageQuery)
         let cacheControl = context.authorization.cacheControl(request)
-        let nextHref = page.next.map { "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
-        let (document, listPage) = pageDocument(view, page)
+        let nextHref = shown.page.next.map { "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
+        let (document, listPage) = pageDocument(snapshot.document, query, shown)
         let pageContext = PageContext(
             listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-            cursor: lastCursor(view, page)?.encoded, assetsPath: context.assetsPath,
+            cursor: shown.lastCursor?.encoded, assetsPath: context.assetsPath,
             linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey), editable: editable)
         return .validated(etag: etag) {
             var response = Response.html(
@@ -66,15 +65,15 @@ package enum ViewRoutes {
         let html = Negotiation.prefersHTML(request)
         let variant = (html ? "rows-html-" : "rows-") + ViewRequest.etagVariant(query) + pageQuery.variant
         let etag = Conditional.etag(snapshot.version, variant: variant)
-        let view = try ViewRequest.view(snapshot, query)
-        let page = try view.page(after: pageQuery.after, limit: pageQuery.limit)
+        let shown = try ViewRequest.page(snapshot, query, pageQuery)
+        let page = shown.page
         let cacheControl = context.authorization.cacheControl(request)
         let id = snapshot.id
         return .validated(etag: etag) {
             var response: Response
             if html {
                 let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
-                let (document, listPage) = pageDocument(view, page)
+                let (document, listPage) = pageDocument(snapshot.document, query, shown)
                 response = .html(
                     context.renderer.fragment(document, page: listPage, nextHref: nextHref, rowVersions: snapshot.list.version(ofRow:)))
                 SecurityHeaders.apply(to: &response)
@@ -82,13 +81,13 @@ package enum ViewRoutes {
                 let columns = snapshot.document.columns
                 let body: JSONValue = .object(
                     JSONObject([
-                        ("sections", .array(view.sections(in: page).map { $0.json(columns: columns) })),
+                        ("sections", .array(snapshot.document.sections(in: page).map { $0.json(columns: columns) })),
                         ("next", page.next.map { .string($0.encoded) } ?? .null),
                     ]))
                 response = .json(body.serialized())
             }
             response.headers["ETag"] = etag
-            if let last = lastCursor(view, page) { response.headers["List-Cursor"] = last.encoded }
+            if let last = shown.lastCursor { response.headers["List-Cursor"] = last.encoded }
             PageRoutes.pageHeaders(
                 &response,
                 nextHref: page.next.map {
@@ -98,24 +97,19 @@ package enum ViewRoutes {
         }
     }
 
-    /// A document holding just `page`'s rows, and the `ListPage` that shows it whole: each part's
-    /// section with the part's rows in view order, its footer only where the part ends its
-    /// section in the view. With `q` or filters and no match, the page says so.
-    static func pageDocument(_ view: ListView, _ page: ViewPage) -> (ListDocument, ListPage) {
-        var document = view.list.document
-        let lastRows = Dictionary(uniqueKeysWithValues: view.sections.map { ($0.sectionIndex, $0.rows.last) })
+    /// A document holding just `shown`'s rows, and the `ListPage` that shows it whole: each
+    /// part's section of `list` with the part's rows in view order, its footer only where the part
+    /// ends its section in the view. With `q` or filters and no match, the page says so.
+    static func pageDocument(_ list: ListDocument, _ query: ListQuery, _ shown: ShownViewPage) -> (ListDocument, ListPage) {
+        var document = list
+        document.sections = list.sections(in: shown.page)
         var parts: [ListPage.Part] = []
-        document.sections = page.parts.enumerated().map { index, part in
-            var section = view.list.document.sections[part.sectionIndex]
-            let rows = section.rows
-            section.rows = ChunkedArray(part.rows.map { rows[$0] })
-            let endsSection = part.rows.last == lastRows[part.sectionIndex] ?? nil
-            if !endsSection { section.footer = nil }
+        for (index, part) in shown.page.parts.enumerated() {
+            if !shown.endsSection[index] { document.sections[index].footer = nil }
             parts.append(ListPage.Part(sectionIndex: index, rows: 0..<part.rows.count, continuesSection: part.continuesSection))
-            return section
         }
-        if view.query.selectsRows, view.rowCount == 0, document.emptyText == nil {
-            document.emptyText = "No rows match " + describe(view.query) + "."
+        if query.selectsRows, shown.viewIsEmpty, document.emptyText == nil {
+            document.emptyText = "No rows match " + describe(query) + "."
         }
         return (document, ListPage(parts: parts, next: nil))
     }
@@ -128,11 +122,6 @@ package enum ViewRoutes {
             parts.append("\(filter.column) \(filter.op.rawValue)" + (filter.value.map { " \($0)" } ?? ""))
         }
         return parts.joined(separator: " and ")
-    }
-
-    /// The cursor after the page's last row (the page's `List-Cursor` and `data-cursor`).
-    static func lastCursor(_ view: ListView, _ page: ViewPage) -> ViewCursor? {
-        page.next ?? (view.rowCount > 0 ? view.cursor(atPosition: view.rowCount - 1) : nil)
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import ListModel
 import ServerSupport
 import Synchronization
@@ -15,6 +16,8 @@ package final class SnapshotCache: Sendable {
         /// Views of this version by query, least recently used first in `viewOrder`.
         package var views: [ListQuery: ListView] = [:]
         package var viewOrder: [ListQuery] = []
+        /// Views being built, each left by its builder when done (built or not).
+        package var buildingViews: [ListQuery: DispatchGroup] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -54,17 +57,65 @@ package final class SnapshotCache: Sendable {
     }
 
     /// The list seen through `query`, built once per version (`make`, outside any lock) for the
-    /// `ServerDefaults.maxViews` queries used last; an older one is dropped for a new one.
+    /// `ServerDefaults.maxViews` queries used last; an older one is dropped for a new one. A read
+    /// that finds the view being built waits for it (at most `viewBuildWaitSeconds`, then builds
+    /// its own) rather than sorting the same rows beside it.
     package func view(_ query: ListQuery, _ make: () throws -> ListView) rethrows -> ListView {
-        if let kept = storage.withLock({ storage -> ListView? in
-            guard let kept = storage.views[query] else { return nil }
-            Self.touch(query, in: &storage.viewOrder)
-            return kept
-        }) {
-            return kept
+        enum Found {
+            case kept(ListView)
+            case building(DispatchGroup)
+            case mine(DispatchGroup)
         }
-        let made = try make()
-        return storage.withLock { storage in
+        var waited = false
+        while true {
+            let found = storage.withLock { storage -> Found in
+                if let kept = storage.views[query] {
+                    Self.touch(query, in: &storage.viewOrder)
+                    return .kept(kept)
+                }
+                if !waited, let group = storage.buildingViews[query] { return .building(group) }
+                let group = DispatchGroup()
+                group.enter()
+                if storage.buildingViews[query] == nil { storage.buildingViews[query] = group }
+                return .mine(group)
+            }
+            switch found {
+            case .kept(let view):
+                return view
+            case .building(let group):
+                waited = true
+                if group.wait(timeout: .now() + .seconds(Self.viewBuildWaitSeconds)) == .success { waited = false }
+                continue
+            case .mine(let group):
+                defer {
+                    storage.withLock { storage in
+                        if storage.buildingViews[query] === group { storage.buildingViews[query] = nil }
+                    }
+                    group.leave()
+                }
+                return keep(try make(), for: query)
+            }
+        }
+    }
+
+    /// How long a read waits for a view another is building before building its own.
+    static let viewBuildWaitSeconds = 10
+
+    /// The view of `query` if it is built, or once it is when a read is building it (waiting at
+    /// most `viewBuildWaitSeconds`); nil when nobody builds it.
+    package func builtView(_ query: ListQuery) -> ListView? {
+        let (kept, building) = storage.withLock { ($0.views[query], $0.buildingViews[query]) }
+        if let kept { return kept }
+        guard let building, building.wait(timeout: .now() + .seconds(Self.viewBuildWaitSeconds)) == .success else { return nil }
+        return storage.withLock { $0.views[query] }
+    }
+
+    /// Whether the view of `query` is built already.
+    package func hasView(_ query: ListQuery) -> Bool { storage.withLock { $0.views[query] != nil } }
+
+    /// Keeps `made` as the view of `query` (or returns the one kept already).
+    private func keep(_ made: ListView, for query: ListQuery) -> ListView {
+        storage.withLock { storage in
             if let kept = storage.views[query] { return kept }
             if storage.views.count >= ServerDefaults.maxViews, !storage.viewOrder.isEmpty {
                 storage.views[storage.viewOrder.removeFirst()] = nil

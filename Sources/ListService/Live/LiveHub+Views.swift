@@ -39,7 +39,11 @@ extension LiveHub {
             else { return nil }
             state.queryViews[victim.key] = nil
         }
-        guard let index = try? ViewIndex(list: state.current.list, query: query) else { return nil }
+        // From the snapshot's view when a page read built it or is building it (one sort, not
+        // two); else from a view of its own, not kept (the index holds what it needs).
+        let current = state.current
+        guard let view = try? current.cache.builtView(query) ?? current.list.view(query) else { return nil }
+        let index = ViewIndex(view: view)
         let live = LiveQueryView(index: index, lastUsed: now)
         state.queryViews[query] = live
         return live

@@ -1,0 +1,75 @@
+import ListModelTesting
+import Testing
+
+@testable import ListModel
+
+/// The first page of a view read without the view (`IndexedList.firstViewPage`) is the built
+/// view's first page, part for part, with the same cursors, footers and emptiness.
+@Suite struct ViewFirstPageTests {
+    typealias Generator = ViewRandomTests.Generator
+
+    /// A list of `sections` sections of up to `rows` rows each (some empty).
+    func document(_ generator: inout Generator, sections: Int, rows: Int) -> ListDocument {
+        let sections = (0..<sections).map { index in
+            let count = generator.chance(4) ? 0 : Int.random(in: 0...rows, using: &generator.rng)
+            return Section(key: "s\(index)", rows: (0..<count).map { _ in generator.row() })
+        }
+        return ListDocument(title: "T", columns: ViewRandomTests.columns, sections: sections)
+    }
+
+    func expectSame(_ list: IndexedList, _ query: ListQuery, limit: Int, _ what: String) throws {
+        let view = try list.view(query)
+        let expected = view.shown(try view.page(after: nil, limit: limit))
+        let actual = try list.firstViewPage(query, limit: limit)
+        #expect(actual.page.parts == expected.page.parts, "\(what): \(query.queryString) limit \(limit)")
+        #expect(actual.page.next?.encoded == expected.page.next?.encoded, "\(what): next")
+        #expect(actual.lastCursor?.encoded == expected.lastCursor?.encoded, "\(what): last cursor")
+        #expect(actual.endsSection == expected.endsSection, "\(what): footers")
+        #expect(actual.viewIsEmpty == expected.viewIsEmpty, "\(what): empty")
+    }
+
+    @Test func smallListsGiveTheViewsFirstPage() throws {
+        var generator = Generator(rng: SplitMix64(seed: 2026_11_27))
+        for round in 0..<600 {
+            let list = IndexedList(document: generator.document())
+            let query = generator.query()
+            // Pages that end right at the view's last row, or one row before or after it, too.
+            let rows = try list.view(query).rowCount
+            let limit = generator.pick([Int.random(in: 1...8, using: &generator.rng), rows, rows + 1, rows - 1])
+            try expectSame(list, query, limit: max(1, limit), "round \(round)")
+        }
+    }
+
+    /// A page that ends with the view's last row shows the empty sections after it; one that
+    /// ends before more rows leaves them to a later page.
+    @Test func emptySectionsAfterAFullPage() throws {
+        let rows = { (keys: [String]) in keys.map { Row(key: $0, cells: ["pop": .number(Double($0.count))]) } }
+        let document = ListDocument(
+            title: "T", columns: ViewRandomTests.columns,
+            sections: [
+                Section(key: "a", rows: rows(["x", "yy"])), Section(key: "empty", rows: []),
+                Section(key: "b", rows: rows(["zzz"])), Section(key: "end", rows: []),
+            ])
+        let list = IndexedList(document: document)
+        let query = try ListQuery(parameters: [("sort_desc", "pop")], columns: ViewRandomTests.columns)
+        for limit in 1...4 { try expectSame(list, query, limit: limit, "limit \(limit)") }
+        let whole = try list.firstViewPage(query, limit: 3)
+        #expect(whole.page.parts.map(\.sectionIndex) == [0, 1, 2, 3])
+        #expect(whole.page.next == nil)
+        let two = try list.firstViewPage(query, limit: 2)
+        #expect(two.page.parts.map(\.sectionIndex) == [0])
+        #expect(two.page.parts[0].rows == [1, 0])
+        #expect(two.endsSection == [true])
+    }
+
+    /// Long sections, many equal values: the rows kept while reading are cut down many times.
+    @Test func longSectionsGiveTheViewsFirstPage() throws {
+        var generator = Generator(rng: SplitMix64(seed: 77))
+        for round in 0..<120 {
+            let sections = Int.random(in: 1...3, using: &generator.rng)
+            let list = IndexedList(document: document(&generator, sections: sections, rows: 400))
+            let limit = generator.pick([1, 2, 3, 7, 50, 60, 500])
+            try expectSame(list, generator.query(), limit: limit, "round \(round)")
+        }
+    }
+}
