@@ -4,7 +4,7 @@ import ListModel
 /// Views of a 1,000,000-row list, in two shapes: 1,000 sections × 1,000 rows, and one section of
 /// 1,000,000 (a feed: the shape where a sort has the most to do). Each: building a sorted,
 /// searched or filtered view (each row's sort value computed once), then its first page and a
-/// deep page.
+/// deep page; and the first page read from the list without the view (`firstViewPage`).
 func runViewBenchmarks() {
     for sections in [1_000, 1] {
         let list = IndexedList(document: viewBenchDocument(sections: sections, rows: 1_000_000))
@@ -22,6 +22,8 @@ func runViewBenchmarks() {
             var view = try! list.view(query)
             let build = viewTimed(iterations: 3) { view = try! list.view(query) }
             let first = viewTimed(iterations: 1_001) { blackHole(try! view.page(after: nil, limit: 50)) }
+            // What a server answers for a view not built yet (`ViewRequest.page`): no view.
+            let atOnce = viewTimed(iterations: 5) { blackHole(try! list.firstViewPage(query, limit: 50)) }
             let deepCursor = view.rowCount > 1_000 ? view.cursor(atPosition: view.rowCount - 1_000) : nil
             let text = deepCursor?.encoded
             let deep = viewTimed(iterations: 1_001) {
@@ -29,7 +31,7 @@ func runViewBenchmarks() {
             }
             print(
                 "    \(name): \(view.rowCount) rows; build", build, "| first page of 50", first,
-                "| page after a decoded cursor near the end", deep)
+                "| page after a decoded cursor near the end", deep, "| first page read without the view", atOnce)
         }
     }
 }
