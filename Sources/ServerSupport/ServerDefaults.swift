@@ -69,4 +69,7 @@ public enum ServerDefaults {
     /// Most views waiting to be built in the background (one is built at a time); a view not
     /// built there is built by the read that needs it.
     public static let maxPendingViewBuilds = 8
+
+    /// How long a read waits for a view another is building before building its own (seconds).
+    public static let viewBuildWaitSeconds = 10
 }

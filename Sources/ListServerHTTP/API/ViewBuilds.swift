@@ -20,7 +20,12 @@ enum ViewBuilds {
         }
         queue.async {
             defer { pending.subtract(1, ordering: .relaxed) }
-            _ = try? ViewRequest.view(snapshot, query)
+            let started = monotonicNanoseconds()
+            guard let view = try? ViewRequest.view(snapshot, query) else { return }
+            let milliseconds = (monotonicNanoseconds() - started) / 1_000_000
+            Log.debug(
+                "view of \(snapshot.id) at version \(snapshot.version) built behind its first page "
+                    + "(\(query.queryString), \(view.rowCount) rows) in \(milliseconds) ms")
         }
     }
 }

@@ -36,6 +36,31 @@ package enum ViewRequest {
         return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))
     }
 
+    /// The answer `render` makes of what `compute` finds (a view, or a page of one). When the
+    /// view is not built yet on a list of `ServerDefaults.offThreadRows` rows or more (reading
+    /// or building it takes from 50 ms to a second), both run off the connection's thread
+    /// (`Response.offThread`), which meanwhile serves its other connections; otherwise `compute`
+    /// runs now and `render` only for a request that does not hold `etag` already.
+    package static func answer<Found: Sendable>(
+        _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, _ compute: @escaping @Sendable () throws -> Found,
+        _ render: @escaping @Sendable (Found) -> Response
+    ) throws -> Response {
+        guard snapshot.list.rowCount >= ServerDefaults.offThreadRows, !snapshot.cache.hasView(query) else {
+            let found = try compute()
+            return .validated(etag: etag) { render(found) }
+        }
+        return .offThread {
+            do {
+                return render(try compute())
+            } catch let error as any HTTPResponseError {
+                return error.response
+            } catch {
+                Log.error("a view of \(snapshot.id) (\(query.queryString)) failed: \(String(reflecting: error))")
+                return HTTPError(.internalServerError).response
+            }
+        }
+    }
+
     /// The query string of `query` followed by `extra` parameters, for links ("" for none).
     package static func parameters(_ query: ListQuery?, _ extra: String...) -> String {
         ([query?.queryString ?? ""] + extra).filter { !$0.isEmpty }.joined(separator: "&")

@@ -14,9 +14,8 @@ package enum ViewRoutes {
     ) throws -> Response {
         _ = try ViewPageQuery(request, query)
         let etag = Conditional.etag(snapshot.version, variant: ViewRequest.etagVariant(query))
-        let view = try ViewRequest.view(snapshot, query)
         let cacheControl = context.authorization.cacheControl(request)
-        return .validated(etag: etag) {
+        return try ViewRequest.answer(snapshot, query, etag: etag, { try ViewRequest.view(snapshot, query) }) { view in
             var response = Response.json(view.document.json.serialized())
             response.headers["ETag"] = etag
             response.headers["Vary"] = "Accept"
@@ -37,15 +36,16 @@ package enum ViewRoutes {
         let editLink = editable && request.query("key") != nil ? "-edit" : ""
         let etag = Conditional.etag(
             snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant + editLink)
-        let shown = try ViewRequest.page(snapshot, query, pageQuery)
         let cacheControl = context.authorization.cacheControl(request)
-        let nextHref = shown.page.next.map { "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }
-        let (document, listPage) = pageDocument(snapshot.document, query, shown)
-        let pageContext = PageContext(
-            listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
-            cursor: shown.lastCursor?.encoded, assetsPath: context.assetsPath,
-            linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey), editable: editable)
-        return .validated(etag: etag) {
+        return try ViewRequest.answer(snapshot, query, etag: etag, { try ViewRequest.page(snapshot, query, pageQuery) }) { shown in
+            let nextHref = shown.page.next.map {
+                "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
+            }
+            let (document, listPage) = pageDocument(snapshot.document, query, shown)
+            let pageContext = PageContext(
+                listID: snapshot.id, version: snapshot.version, nextHref: nextHref,
+                cursor: shown.lastCursor?.encoded, assetsPath: context.assetsPath,
+                linksIndex: viewKey == nil, view: ViewControls(query: query, viewKey: viewKey), editable: editable)
             var response = Response.html(
                 context.renderer.page(document, page: listPage, context: pageContext, rowVersions: snapshot.list.version(ofRow:)))
             response.headers["ETag"] = etag
@@ -65,11 +65,10 @@ package enum ViewRoutes {
         let html = Negotiation.prefersHTML(request)
         let variant = (html ? "rows-html-" : "rows-") + ViewRequest.etagVariant(query) + pageQuery.variant
         let etag = Conditional.etag(snapshot.version, variant: variant)
-        let shown = try ViewRequest.page(snapshot, query, pageQuery)
-        let page = shown.page
         let cacheControl = context.authorization.cacheControl(request)
         let id = snapshot.id
-        return .validated(etag: etag) {
+        return try ViewRequest.answer(snapshot, query, etag: etag, { try ViewRequest.page(snapshot, query, pageQuery) }) { shown in
+            let page = shown.page
             var response: Response
             if html {
                 let nextHref = page.next.map { "/lists/\(id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey) }

@@ -58,7 +58,7 @@ package final class SnapshotCache: Sendable {
 
     /// The list seen through `query`, built once per version (`make`, outside any lock) for the
     /// `ServerDefaults.maxViews` queries used last; an older one is dropped for a new one. A read
-    /// that finds the view being built waits for it (at most `viewBuildWaitSeconds`, then builds
+    /// that finds the view being built waits for it (at most `ServerDefaults.viewBuildWaitSeconds`, then builds
     /// its own) rather than sorting the same rows beside it.
     package func view(_ query: ListQuery, _ make: () throws -> ListView) rethrows -> ListView {
         enum Found {
@@ -84,7 +84,7 @@ package final class SnapshotCache: Sendable {
                 return view
             case .building(let group):
                 waited = true
-                if group.wait(timeout: .now() + .seconds(Self.viewBuildWaitSeconds)) == .success { waited = false }
+                if group.wait(timeout: .now() + .seconds(ServerDefaults.viewBuildWaitSeconds)) == .success { waited = false }
                 continue
             case .mine(let group):
                 defer {
@@ -98,15 +98,12 @@ package final class SnapshotCache: Sendable {
         }
     }
 
-    /// How long a read waits for a view another is building before building its own.
-    static let viewBuildWaitSeconds = 10
-
     /// The view of `query` if it is built, or once it is when a read is building it (waiting at
-    /// most `viewBuildWaitSeconds`); nil when nobody builds it.
+    /// most `ServerDefaults.viewBuildWaitSeconds`); nil when nobody builds it.
     package func builtView(_ query: ListQuery) -> ListView? {
         let (kept, building) = storage.withLock { ($0.views[query], $0.buildingViews[query]) }
         if let kept { return kept }
-        guard let building, building.wait(timeout: .now() + .seconds(Self.viewBuildWaitSeconds)) == .success else { return nil }
+        guard let building, building.wait(timeout: .now() + .seconds(ServerDefaults.viewBuildWaitSeconds)) == .success else { return nil }
         return storage.withLock { $0.views[query] }
     }
 
