@@ -349,6 +349,38 @@ def test_live_writes_follow_the_new_view(server, browser):
     equal(browser.js("return window.__marker"), "no reload", "no reload")
 
 
+BIG = 24_000  # over the server's 20,000: the first page of a view not built yet is read at once
+
+
+def test_a_large_list_sorted_in_place_stays_live(server, browser):
+    """On a large list the server reads a view's first page without the view and builds the view
+    behind it: in the page, the sorted rows come, the stream follows the new view, a write moves
+    a row into the first page, and tail loading goes on in view order."""
+    columns = document()["columns"]
+    rows = [{"key": f"b{i}", "cells": {"name": f"Item {i}", "n": (i * 7919) % BIG, "city": "Oslo"}} for i in range(BIG)]
+    server.write("PUT", "/lists/big", {"title": "Big", "columns": columns, "sections": [{"key": "all", "rows": rows}]})
+    browser.open(server.page_url("big"), CONFIG)
+    browser.wait(f"return ListClient.get({TABLE}).state.connected", 10, "the stream")
+    browser.js("window.__marker = 'no reload'")
+    record_view_changes(browser)
+    click(browser, "table.list thead th:nth-child(2) a.sort")
+    wait_view(browser, 0, "the large list sorted by number")
+    by_number = [row["key"] for row in sorted(rows, key=lambda row: row["cells"]["n"])]
+    equal(browser.js(KEYS_JS)[:50], by_number[:50], "the first 50 rows by number")
+    # The row with the largest number is written to come first.
+    last = by_number[-1]
+    server.write("PUT", f"/lists/big/rows/{last}", {"key": last, "cells": {"name": "Now first", "n": -1, "city": "Lima"}})
+    browser.wait("return document.querySelector('table.list tr[data-row]').dataset.row === arguments[0]", 10,
+                 "the written row at the top", last)
+    equal(browser.js(KEYS_JS)[:50], [last] + by_number[:49], "the write moved the row into the first page")
+    browser.wait("""window.scrollTo(0, document.documentElement.scrollHeight);
+                    return document.querySelectorAll('table.list tr[data-row]').length >= 150""", 20, "two more pages")
+    shown = browser.js(KEYS_JS)
+    equal(shown, ([last] + by_number[:-1])[:len(shown)], "the pages after it, in view order")
+    equal(browser.events("list:paginationfailed"), [], "no page failed")
+    equal(browser.js("return window.__marker"), "no reload", "no reload")
+
+
 def test_without_javascript_the_controls_navigate(server, browser):
     from selenium.webdriver.common.by import By
     fresh(server)
@@ -443,6 +475,7 @@ if __name__ == "__main__":
         test_a_view_change_during_tail_loading,
         test_a_failed_view_falls_back_to_navigation,
         test_live_writes_follow_the_new_view,
+        test_a_large_list_sorted_in_place_stays_live,
         test_a_view_link_changes_view_in_place,
         test_without_javascript_the_controls_navigate,
         test_screenshots_of_a_sorted_filtered_page,
