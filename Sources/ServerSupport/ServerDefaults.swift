@@ -72,4 +72,9 @@ public enum ServerDefaults {
 
     /// How long a read waits for a view another is building before building its own (seconds).
     public static let viewBuildWaitSeconds = 10
+
+    /// Most reads of views not built yet on large lists running at once (off the connections'
+    /// threads: each may sort a million rows into tens of MB); more wait up to
+    /// `viewBuildWaitSeconds` for a turn, then get 503 with `Retry-After`.
+    public static let maxConcurrentViewReads = 2
 }

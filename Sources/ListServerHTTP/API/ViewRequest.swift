@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import ListModel
 import ListService
@@ -36,11 +37,15 @@ package enum ViewRequest {
         return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))
     }
 
+    /// Turns for reads of views not built yet on large lists (`ServerDefaults.maxConcurrentViewReads`).
+    private static let coldReads = DispatchSemaphore(value: ServerDefaults.maxConcurrentViewReads)
+
     /// The answer `render` makes of what `compute` finds (a view, or a page of one). When the
     /// view is not built yet on a list of `ServerDefaults.offThreadRows` rows or more (reading
     /// or building it takes from 50 ms to a second), both run off the connection's thread
     /// (`Response.offThread`), which meanwhile serves its other connections; otherwise `compute`
-    /// runs now and `render` only for a request that does not hold `etag` already.
+    /// runs now and `render` only for a request that does not hold `etag` already. At most
+    /// `ServerDefaults.maxConcurrentViewReads` such reads run at once.
     package static func answer<Found: Sendable>(
         _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, _ compute: @escaping @Sendable () throws -> Found,
         _ render: @escaping @Sendable (Found) -> Response
@@ -50,6 +55,14 @@ package enum ViewRequest {
             return .validated(etag: etag) { render(found) }
         }
         return .offThread {
+            // Bounded: off the workers, nothing else limits how many such reads sort at once.
+            guard coldReads.wait(timeout: .now() + .seconds(ServerDefaults.viewBuildWaitSeconds)) == .success else {
+                return HTTPError(
+                    .serviceUnavailable, "The server is busy building other views of large lists; try again shortly.",
+                    headers: ["Retry-After": "2"]
+                ).response
+            }
+            defer { coldReads.signal() }
             do {
                 return render(try compute())
             } catch let error as any HTTPResponseError {
