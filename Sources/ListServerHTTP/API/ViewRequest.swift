@@ -40,22 +40,36 @@ package enum ViewRequest {
     /// Turns for reads of views not built yet on large lists (`ServerDefaults.maxConcurrentViewReads`).
     private static let coldReads = DispatchSemaphore(value: ServerDefaults.maxConcurrentViewReads)
 
-    /// The answer `render` makes of what `compute` finds (a view, or a page of one). When the
-    /// view is not built yet on a list of `ServerDefaults.offThreadRows` rows or more (reading
-    /// or building it takes from 50 ms to a second), both run off the connection's thread
-    /// (`Response.offThread`), which meanwhile serves its other connections; otherwise `compute`
-    /// runs now and `render` only for a request that does not hold `etag` already. At most
-    /// `ServerDefaults.maxConcurrentViewReads` such reads run at once.
+    /// The answer `render` makes of what `compute` finds (a view, or a page of one): made in a
+    /// turn off the connection's thread (`inTurn`) when the view is not built yet on a large list
+    /// (`readsCold`); otherwise `compute` runs now and `render` only for a request that does not
+    /// hold `etag` already.
     package static func answer<Found: Sendable>(
         _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, _ compute: @escaping @Sendable () throws -> Found,
         _ render: @escaping @Sendable (Found) -> Response
     ) throws -> Response {
-        guard snapshot.list.rowCount >= ServerDefaults.offThreadRows, !snapshot.cache.hasView(query) else {
+        guard readsCold(snapshot, query) else {
             let found = try compute()
             return .validated(etag: etag) { render(found) }
         }
-        return .offThread {
-            // Bounded: off the workers, nothing else limits how many such reads sort at once.
+        return inTurn(snapshot, query) { render(try compute()) }
+    }
+
+    /// Whether reading `snapshot` through `query` may take long: its view is not built yet on a
+    /// list of `ServerDefaults.offThreadRows` rows or more (reading or building it takes from 50
+    /// ms to a second).
+    package static func readsCold(_ snapshot: ListSnapshot, _ query: ListQuery) -> Bool {
+        snapshot.list.rowCount >= ServerDefaults.offThreadRows && !snapshot.cache.hasView(query)
+    }
+
+    /// `make`'s answer, made off the connection's thread (`Response.offThread`), which meanwhile
+    /// serves its other connections, in one of `ServerDefaults.maxConcurrentViewReads` turns
+    /// (off the workers nothing else bounds how many sort at once): 503 with `Retry-After` after
+    /// `ServerDefaults.viewBuildWaitSeconds` without one; an error thrown, as its answer.
+    package static func inTurn(
+        _ snapshot: ListSnapshot, _ query: ListQuery, _ make: @escaping @Sendable () throws -> Response
+    ) -> Response {
+        .offThread {
             guard coldReads.wait(timeout: .now() + .seconds(ServerDefaults.viewBuildWaitSeconds)) == .success else {
                 return HTTPError(
                     .serviceUnavailable, "The server is busy building other views of large lists; try again shortly.",
@@ -64,7 +78,7 @@ package enum ViewRequest {
             }
             defer { coldReads.signal() }
             do {
-                return render(try compute())
+                return try make()
             } catch let error as any HTTPResponseError {
                 return error.response
             } catch {

@@ -35,7 +35,6 @@ package enum CSVExport {
     /// The streamed export of `snapshot` through `query` (nil: the list as it is), with the
     /// `Cache-Control` reads of this request get (`private` when it needed a credential).
     package static func response(_ snapshot: ListSnapshot, query: ListQuery?, cacheControl: String) throws -> Response {
-        let view = try query.map { try ViewRequest.view(snapshot, $0) }
         let variant = "csv" + (query.map { "-" + ViewRequest.etagVariant($0) } ?? "")
         let headers: HTTPHeaders = [
             "Content-Type": "text/csv; charset=utf-8; header=present",
@@ -45,9 +44,17 @@ package enum CSVExport {
             "Cache-Control": cacheControl,
             "X-Content-Type-Options": "nosniff",
         ]
-        return .stream(headers: headers) { stream in
-            DispatchQueue.global(qos: .utility).async { write(snapshot, view, to: stream) }
+        let export = { @Sendable (view: ListView?) -> Response in
+            .stream(headers: headers) { stream in
+                DispatchQueue.global(qos: .utility).async { write(snapshot, view, to: stream) }
+            }
         }
+        guard let query else { return export(nil) }
+        // A view not built yet on a large list is built off the connection's thread, in a turn.
+        if ViewRequest.readsCold(snapshot, query) {
+            return ViewRequest.inTurn(snapshot, query) { export(try ViewRequest.view(snapshot, query)) }
+        }
+        return export(try ViewRequest.view(snapshot, query))
     }
 
     /// Writes the header line and every row of the view (or of the list), then ends the stream.
