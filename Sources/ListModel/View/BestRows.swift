@@ -24,17 +24,17 @@ struct BestRows {
 
     mutating func offer(_ value: [UInt8], row: Int) {
         let (high, low) = value.withUnsafeBufferPointer { ViewOrder.prefix($0) }
-        if let worst {
-            if high != worst.high || low != worst.low {
-                let before = descending ? (high, low) > (worst.high, worst.low) : (high, low) < (worst.high, worst.low)
-                if !before { return }
-            } else {
-                let order = value.withUnsafeBufferPointer { a in
-                    arena.withUnsafeBufferPointer { compareBytes(a, UnsafeBufferPointer(rebasing: $0[worst.value])) }
-                }
-                // Rows come in list order: an equal value after the worst one comes after it.
-                if order == 0 || (descending ? order < 0 : order > 0) { return }
-            }
+        // Rows come in list order: one whose value equals the worst one's comes after it.
+        if let worst,
+            !ViewOrder.precedes(
+                (high, low), (worst.high, worst.low), descending: descending,
+                whole: {
+                    value.withUnsafeBufferPointer { a in
+                        arena.withUnsafeBufferPointer { compareBytes(a, UnsafeBufferPointer(rebasing: $0[worst.value])) }
+                    }
+                }, listOrder: false)
+        {
+            return
         }
         entries.append(Entry(high: high, low: low, row: row, value: arena.count..<arena.count + value.count))
         arena.append(contentsOf: value)
@@ -52,11 +52,10 @@ struct BestRows {
         let descending = descending
         arena.withUnsafeBufferPointer { bytes in
             entries.sort { a, b in
-                if a.high != b.high { return descending ? a.high > b.high : a.high < b.high }
-                if a.low != b.low { return descending ? a.low > b.low : a.low < b.low }
-                let order = compareBytes(UnsafeBufferPointer(rebasing: bytes[a.value]), UnsafeBufferPointer(rebasing: bytes[b.value]))
-                if order != 0 { return descending ? order > 0 : order < 0 }
-                return a.row < b.row
+                ViewOrder.precedes(
+                    (a.high, a.low), (b.high, b.low), descending: descending,
+                    whole: { compareBytes(UnsafeBufferPointer(rebasing: bytes[a.value]), UnsafeBufferPointer(rebasing: bytes[b.value])) },
+                    listOrder: a.row < b.row)
             }
         }
         if entries.count > count { entries.removeLast(entries.count - count) }

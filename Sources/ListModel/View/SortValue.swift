@@ -32,13 +32,6 @@ struct SortValue: Sendable, Hashable {
         }
     }
 
-    /// The sort value of a cell read in place.
-    init(packed value: PackedValue) {
-        var out: [UInt8] = []
-        Self.append(packed: value, to: &out)
-        self.init(bytes: out)
-    }
-
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     init(number: Double) {
@@ -61,6 +54,14 @@ struct SortValue: Sendable, Hashable {
         case .text(let text): append(text: text, to: &out)
         case .link(let text, _): append(text: text, to: &out)
         case .image(_, let alt, _, _): append(text: alt, to: &out)
+        }
+    }
+
+    /// Appends the sort value of `row`'s cell under the column keyed `column` (usually at its
+    /// index `hint` among the row's cells), read in place, to `out`: nothing without such a cell.
+    static func append(cellOf row: UnsafePointer<Row>, column: PackedKey, hint: Int, to out: inout [UInt8]) {
+        row.pointee.cells.withPackedCells { cells in
+            if let index = cells.index(of: column, hint: hint) { append(packed: cells[index].value, to: &out) }
         }
     }
 

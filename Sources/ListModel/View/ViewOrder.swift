@@ -38,14 +38,27 @@ enum ViewOrder {
                 entries.append(Entry(high: high, low: low, position: Int32(position)))
             }
             entries.sort { a, b in
-                if a.high != b.high { return descending ? a.high > b.high : a.high < b.high }
-                if a.low != b.low { return descending ? a.low > b.low : a.low < b.low }
-                let order = compareBytes(value(a.position), value(b.position))
-                if order != 0 { return descending ? order > 0 : order < 0 }
-                return a.position < b.position
+                precedes(
+                    (a.high, a.low), (b.high, b.low), descending: descending,
+                    whole: { compareBytes(value(a.position), value(b.position)) }, listOrder: a.position < b.position)
             }
         }
         return entries.map { Int($0.position) } + empties
+    }
+
+    /// Whether a row's sort value comes before another's in a view sorted `descending` (or
+    /// not), given both values' first 16 bytes (`prefix`): by those, then by the whole values
+    /// (`whole`, their `compareBytes`, called only when the prefixes are equal), then by list
+    /// order (`listOrder`: whether the first row comes first in the list).
+    @inline(__always)
+    static func precedes(
+        _ a: (UInt64, UInt64), _ b: (UInt64, UInt64), descending: Bool, whole: () -> Int, listOrder: Bool
+    ) -> Bool {
+        if a.0 != b.0 { return descending ? a.0 > b.0 : a.0 < b.0 }
+        if a.1 != b.1 { return descending ? a.1 > b.1 : a.1 < b.1 }
+        let order = whole()
+        if order != 0 { return descending ? order > 0 : order < 0 }
+        return listOrder
     }
 
     /// The first 16 bytes of `bytes`, zero-padded, as two big-endian integers.

@@ -23,11 +23,7 @@ extension ViewReading {
             guard matcher.keepsAll || matcher.matches(row.pointee, scratch: &scratch) else { return }
             matching += 1
             value.removeAll(keepingCapacity: true)
-            row.pointee.cells.withPackedCells { cells in
-                if let cell = cells.index(of: sortColumn.key, hint: sortColumn.index) {
-                    SortValue.append(packed: cells[cell].value, to: &value)
-                }
-            }
+            SortValue.append(cellOf: row, column: sortColumn.key, hint: sortColumn.index, to: &value)
             if value.isEmpty {
                 if empties.count < count { empties.append(index) }  // last, in list order
             } else {

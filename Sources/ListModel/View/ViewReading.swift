@@ -35,11 +35,7 @@ struct ViewReading {
             rows.append(rowIndex)
             keys.append(orderKey: orderKey) { arena in
                 guard let sortColumn else { return }
-                row.pointee.cells.withPackedCells { cells in
-                    if let index = cells.index(of: sortColumn.key, hint: sortColumn.index) {
-                        SortValue.append(packed: cells[index].value, to: &arena)
-                    }
-                }
+                SortValue.append(cellOf: row, column: sortColumn.key, hint: sortColumn.index, to: &arena)
             }
         }
         return (rows, keys)

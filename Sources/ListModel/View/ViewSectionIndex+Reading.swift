@@ -68,17 +68,13 @@ struct ViewKeySource {
     /// The view key of the row `rowKey`: its sort value computed again from the row, read in place.
     func key(ofRow rowKey: String) -> ViewKey {
         guard let position = list.position(ofRow: rowKey) else { return ViewKey(sortValue: .empty, orderKey: orderKey(ofRow: rowKey)) }
-        var sortValue = SortValue.empty
+        var bytes: [UInt8] = []
         if let sortColumn {
             let (section, row) = list.location(ofPosition: position)
             list.document.sections[section].rows.forEachUnsafeElement(in: row..<(row + 1)) { row in
-                row.pointee.cells.withPackedCells { cells in
-                    if let index = cells.index(of: sortColumn.column.packedKey, hint: sortColumn.hint) {
-                        sortValue = SortValue(packed: cells[index].value)
-                    }
-                }
+                SortValue.append(cellOf: row, column: sortColumn.column.packedKey, hint: sortColumn.hint, to: &bytes)
             }
         }
-        return ViewKey(sortValue: sortValue, orderKey: list.orderKeys[position])
+        return ViewKey(sortValue: SortValue(bytes: bytes), orderKey: list.orderKeys[position])
     }
 }
