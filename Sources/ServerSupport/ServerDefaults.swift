@@ -58,13 +58,11 @@ public enum ServerDefaults {
     /// A handler waiting for its list holds one, for at most `--write-timeout`.
     public static let maxHandlerThreads = 512
 
-    /// From this many rows on, an answer that serializes a whole list is made off the
-    /// connection's thread (`Response.offThread`), so other connections are not held up.
+    /// From this many rows on, an answer that serializes a whole list, or reads a view of it not
+    /// built yet, is made off the connection's thread (`Response.offThread`), so other
+    /// connections are not held up; such a view's first page is then read from the list at once
+    /// (no sort of every row) and the view built in the background for the pages after it.
     public static let offThreadRows = 20_000
-
-    /// From this many rows on, the first page of a view not built yet is read from the list at
-    /// once (no sort of every row) and the view built in the background for the pages after it.
-    public static let firstViewPageReadRows = 20_000
 
     /// Most views waiting to be built in the background (one is built at a time); a view not
     /// built there is built by the read that needs it.

@@ -303,7 +303,7 @@ def check_big_csv(checks, server):
 
 def big_document(rng, rows=24_000):
     """A list over the server's threshold for reading a first page without the view
-    (`ServerDefaults.firstViewPageReadRows`, 20,000 rows): three sections, one of them empty,
+    (`ServerDefaults.offThreadRows`, 20,000 rows): three sections, one of them empty,
     many equal and missing values."""
     small = random_document(rng)  # its rows' shapes, repeated
     shapes = [r["cells"] for section in small["sections"] for r in section["rows"]] or [{}]

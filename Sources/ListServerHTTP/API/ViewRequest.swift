@@ -23,12 +23,12 @@ package enum ViewRequest {
     }
 
     /// The page `pageQuery` asks for of `snapshot` seen through `query`, with what showing it
-    /// needs. It comes from the view (`view`), except the first page of a view not built yet on
-    /// a list of `ServerDefaults.firstViewPageReadRows` rows or more: that one is read from the
-    /// list at once (`IndexedList.firstViewPage`, without sorting every row), and the view is
-    /// built in the background for the pages after it (`ViewBuilds`).
+    /// needs. It comes from the view (`view`), except the first page of a view read cold
+    /// (`readsCold`): that one is read from the list at once (`IndexedList.firstViewPage`,
+    /// without sorting every row), and the view is built in the background for the pages after
+    /// it (`ViewBuilds`).
     package static func page(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) throws -> ShownViewPage {
-        if pageQuery.after == nil, snapshot.list.rowCount >= ServerDefaults.firstViewPageReadRows, !snapshot.cache.hasView(query) {
+        if pageQuery.after == nil, readsCold(snapshot, query) {
             let shown = try snapshot.list.firstViewPage(query, limit: pageQuery.limit)
             ViewBuilds.start(query, of: snapshot)
             return shown
