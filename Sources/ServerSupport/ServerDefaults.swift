@@ -64,6 +64,10 @@ public enum ServerDefaults {
     /// (no sort of every row) and the view built in the background for the pages after it.
     public static let offThreadRows = 20_000
 
+    /// How many of a view's first rows such a first read keeps (at least the page's and one
+    /// more), so that the pages after the first one among them are answered while the view builds.
+    public static let viewHeadRows = 1_000
+
     /// Most views waiting to be built in the background (one is built at a time); a view not
     /// built there is built by the read that needs it.
     public static let maxPendingViewBuilds = 8

@@ -77,4 +77,25 @@ struct SnapshotCacheTests {
         #expect(!cache.hasView(query))
         #expect(cache.view(query) { view }.rowCount == 5)
     }
+
+    /// A view's first rows are kept until the view is built; a head holding the whole view is kept as the view.
+    @Test func aViewsHeadIsKeptUntilItsViewIsBuilt() throws {
+        let (query, view) = try Self.view()
+        let cache = SnapshotCache()
+        cache.keep(try view.list.viewHead(query, rows: 2), for: query)
+        #expect(cache.head(query)?.view.rowCount == 2)
+        #expect(!cache.hasView(query))
+        _ = cache.view(query) { view }
+        #expect(cache.head(query) == nil)
+
+        let other = SnapshotCache()
+        other.keep(try view.list.viewHead(query, rows: 5), for: query)
+        #expect(other.head(query) == nil)
+        #expect(other.hasView(query))
+        #expect(
+            other.view(query) {
+                Issue.record("built again")
+                return view
+            }.sections == view.sections)
+    }
 }

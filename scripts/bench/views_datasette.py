@@ -7,9 +7,9 @@ asked of both in alternating rounds (A B A B), JSON pages of 50 rows.
 
 Datasette comes from PyPI into .build-venv/datasette-VERSION (made on first use). list-server
 is the release build (or --bin / $LIST_SERVER_BIN). For each question: the first page right after
-the data is loaded (uncached: list-server reads it without the view and builds the view behind
-it, Datasette runs the query cold), the page after it asked at once (list-server's waits for
-that build), then `--pages` pages walked with each side's own next link, and the same first page again (warm).
+the data is loaded (uncached: list-server reads the view's first rows without the view and
+builds the view behind them, Datasette runs the query cold), the page after it asked at once
+(before the other side is asked anything), then `--pages` pages walked with each side's own next link, and the same first page again (warm).
 Prints medians per question and the ratio list-server / Datasette (below 1: list-server faster),
 with `uptime`. Not a test.
 """
@@ -135,12 +135,12 @@ def main():
         print(f"{args.rows:,} rows; {time.strftime('%H:%M:%S')} {benchlib.uptime()}")
         results = {}
         for name, ls_query, ds_query in QUESTIONS:
+            # Each side's first page, then at once the page after it (list-server read the first
+            # page without the view and builds the view meanwhile; Datasette runs its query again).
             cold_ls, first_ls, _ = get(ls, f"/lists/bench/rows?{ls_query}&limit=50")
-            cold_ds, first_ds, _ = get(dsc, f"/bench/rows.json?{ds_query}&_size=50&_shape=objects")
-            # The page after it, asked at once: list-server read the first page without the view
-            # and builds the view meanwhile; this page waits for that build.
             second_ls = get(ls, f"/lists/bench/rows?{ls_query}&limit=50&after={first_ls['next']}")[0] \
                 if first_ls.get("next") else 0.0
+            cold_ds, first_ds, _ = get(dsc, f"/bench/rows.json?{ds_query}&_size=50&_shape=objects")
             second_ds = get(dsc, f"/bench/rows.json?{ds_query}&_size=50&_shape=objects"
                                  f"&_next={urllib.parse.quote(str(first_ds['next']))}")[0] if first_ds.get("next") else 0.0
             pages_ls, pages_ds, warm_ls, warm_ds = [], [], [], []

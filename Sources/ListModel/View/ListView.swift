@@ -56,6 +56,17 @@ public struct ListView: Sendable {
         self.starts = starts
     }
 
+    /// A view of `list` made of `sections` with their keys (`IndexedList.viewHead`: a view's first rows).
+    init(list: IndexedList, query: ListQuery, sections: [Section], keys: [ViewKeys]) {
+        self.list = list
+        self.query = query
+        self.sections = sections
+        self.keys = keys
+        var starts = [0]
+        for section in sections { starts.append(starts.last! + section.rows.count) }
+        self.starts = starts
+    }
+
     /// The view as a document: the list's title, columns and settings, the view's sections
     /// with their rows in view order.
     public var document: ListDocument {

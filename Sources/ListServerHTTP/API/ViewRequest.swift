@@ -23,15 +23,19 @@ package enum ViewRequest {
     }
 
     /// The page `pageQuery` asks for of `snapshot` seen through `query`, with what showing it
-    /// needs. It comes from the view (`view`), except the first page of a view read cold
-    /// (`readsCold`): that one is read from the list at once (`IndexedList.firstViewPage`,
-    /// without sorting every row), and the view is built in the background for the pages after
-    /// it (`ViewBuilds`).
+    /// needs. It comes from the view (`view`), except while a view read cold (`readsCold`) is
+    /// not built: its first rows are read from the list at once (`IndexedList.viewHead`, without
+    /// sorting every row) and kept for the pages that end among them, and the view is built in
+    /// the background for the pages after them (`ViewBuilds`).
     package static func page(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) throws -> ShownViewPage {
-        if pageQuery.after == nil, readsCold(snapshot, query) {
-            let shown = try snapshot.list.firstViewPage(query, limit: pageQuery.limit)
-            ViewBuilds.start(query, of: snapshot)
+        if let head = snapshot.cache.head(query), let shown = try head.page(after: pageQuery.after, limit: pageQuery.limit) {
             return shown
+        }
+        if pageQuery.after == nil, readsCold(snapshot, query) {
+            let head = try snapshot.list.viewHead(query, rows: max(pageQuery.limit + 1, ServerDefaults.viewHeadRows))
+            snapshot.cache.keep(head, for: query)
+            if !head.isWhole { ViewBuilds.start(query, of: snapshot) }
+            if let shown = try head.page(after: nil, limit: pageQuery.limit) { return shown }
         }
         let view = try view(snapshot, query)
         return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))

@@ -18,6 +18,8 @@ package final class SnapshotCache: Sendable {
         package var viewOrder: [ListQuery] = []
         /// Views being built, each left by its builder when done (built or not).
         package var buildingViews: [ListQuery: DispatchGroup] = [:]
+        /// The first rows of views not built yet, read for their first pages, by query.
+        package var heads: [ListQuery: ViewHead] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -110,9 +112,26 @@ package final class SnapshotCache: Sendable {
     /// Whether the view of `query` is built already.
     package func hasView(_ query: ListQuery) -> Bool { storage.withLock { $0.views[query] != nil } }
 
+    /// Keeps `head`, the first rows of the view of `query`, until that view is built (at most
+    /// `ServerDefaults.maxViews` heads; a whole one is kept as the view itself).
+    package func keep(_ head: ViewHead, for query: ListQuery) {
+        if head.isWhole {
+            _ = keep(head.view, for: query)
+            return
+        }
+        storage.withLock { storage in
+            guard storage.views[query] == nil, storage.heads.count < ServerDefaults.maxViews else { return }
+            storage.heads[query] = head
+        }
+    }
+
+    /// The first rows of the view of `query` kept by `keep(_:for:)`, while the view is not built.
+    package func head(_ query: ListQuery) -> ViewHead? { storage.withLock { $0.heads[query] } }
+
     /// Keeps `made` as the view of `query` (or returns the one kept already).
     private func keep(_ made: ListView, for query: ListQuery) -> ListView {
         storage.withLock { storage in
+            storage.heads[query] = nil
             if let kept = storage.views[query] { return kept }
             if storage.views.count >= ServerDefaults.maxViews, !storage.viewOrder.isEmpty {
                 storage.views[storage.viewOrder.removeFirst()] = nil
