@@ -270,12 +270,52 @@ def check_max_views_flag(checks):
             stream.close()
 
 
+def check_large_list_live_views(checks, server, rng):
+    """Live views of a list of 24,000 rows (the server sorts such a view off the connection's
+    thread, in a turn, before the stream starts): windows follow row writes and a resume."""
+    sections = [{"key": f"s{s}", "rows": [random_row(rng, f"s{s}r{i}") for i in range(12_000)]} for s in range(2)]
+    document = {"title": "Large", "columns": COLUMNS, "sections": sections}
+    server.put_list(LIST, document)
+    queries = [{"sort": ("qty", True)}, {"sort": ("name", False), "filters": [("qty", "ge", "900")]}]
+    streams = [Stream(server, queries[0], "html", "limit=5"), Stream(server, queries[1], "json", "limit=4")]
+    first = streams[0].live.version
+    held, until = streams[0].live.doc, streams[0].live.doc["until"]
+    problems, version = [], first
+    for step in range(6):
+        _, current = server.get_list(LIST)
+        # A row rewritten to the top of the first view, or any row rewritten.
+        key = rng.choice(current["sections"][step % 2]["rows"])["key"]
+        row = random_row(rng, key)
+        if step % 2 == 0:
+            row["cells"]["qty"] = 30_000 + step
+        status, headers, body = server.request("PUT", f"/lists/{LIST}/rows/{quote(key)}", row)
+        if status != 200:
+            problems.append(f"PUT {key}: {status} {body[:200]!r}")
+            continue
+        version = etag_version(headers)
+        _, current = server.get_list(LIST)
+        for stream in streams:
+            check_stream(server, stream, current, version, problems, f"large {step}")
+    resumed = LiveDoc(EventStream(server, f"/lists/{LIST}/events?view=html&{parameters(queries[0])}&until={until}",
+                                  headers={"Last-Event-ID": str(first)}), strict_ids=False).resume_from(first, held)
+    reached = resumed.wait_version(version, timeout=10)
+    fresh = Stream(server, queries[0], "html", f"until={until}")
+    checks.check("live views of a 24,000-row list follow row writes (a row moved to the top shows), and a resume "
+                 "equals a fresh subscription",
+                 not problems and reached and resumed.resets == 0 and resumed.doc == fresh.live.doc,
+                 (problems[:3], reached, resumed.resets, resumed.errors))
+    for stream in streams + [fresh]:
+        stream.live.stream.close()
+    resumed.stream.close()
+
+
 def main():
     checks = Checks("live views")
     server = Server()
     try:
         checks.run("random live views", check_random_live_views, checks, server, random.Random(2026))
         checks.run("resume and cursors", check_resume_and_cursors, checks, server, random.Random(7))
+        checks.run("live views of a large list", check_large_list_live_views, checks, server, random.Random(24))
         checks.run("at most 64 live views per list", check_view_limit, checks, server)
         checks.run("--max-views", check_max_views_flag, checks)
         checks.run("a view page boots its stream", check_view_page_boot, checks, server, random.Random(41))

@@ -11,7 +11,9 @@ filters, all different). Writes alternate between the lists (plain, viewed, plai
 a merge patch of one row's number cell (which moves it in the views sorted by number). Prints the
 writer's answer (median, p90) for each list and their ratio (target: at most 2x), how long after
 the write's answer the last view's patch arrived, and the server's VmRSS growth from opening the
-views, per row they hold (target: at most 32 bytes per row beyond the list). Not a test.
+views, per row they hold (target: at most 32 bytes per row beyond the list). Last, one more live
+view is opened (a new sort: seconds of sorting) while writes go on: how long the 16 views'
+patches waited meanwhile (before, the new view was sorted under the list's lock). Not a test.
 """
 import argparse
 import http.client
@@ -82,6 +84,35 @@ def merge_number(conn, list_id, row, value):
     return answered - started, answered, int(headers["etag"].strip('W/"'))
 
 
+def open_view_during_writes(server, conn, subscribers, rows, rng):
+    """Opens one more live view (a sort not among QUERIES) while writing to the list every few
+    ms; returns each write's lag to the last of `subscribers` meanwhile, each write's answer time,
+    and the opening's time."""
+    opened = {}
+
+    def open_one():
+        started = time.perf_counter()
+        subscriber = ViewSubscriber(server.port, "sort_desc=name&filter.note=ne:x")
+        subscriber.start()
+        subscriber.ready.wait(600)
+        opened["took"] = time.perf_counter() - started
+        opened["subscriber"] = subscriber
+
+    opener = threading.Thread(target=open_one, daemon=True)
+    opener.start()
+    lags, answers = [], []
+    while opener.is_alive() or not lags:
+        took, answered, version = merge_number(conn, "viewed", rng.randrange(rows), rng.randrange(1_500_000))
+        answers.append(took)
+        deadline = time.time() + 30
+        while time.time() < deadline and not all(version in s.arrivals for s in subscribers):
+            time.sleep(0.0005)
+        lags.append(max(s.arrivals.get(version, float("inf")) for s in subscribers) - answered)
+        time.sleep(0.01)
+    opener.join()
+    return lags, answers, opened["took"]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -122,6 +153,7 @@ def main():
                     while time.time() < deadline and not all(version in s.arrivals for s in subscribers):
                         time.sleep(0.0005)
                     lags.append(max(s.arrivals.get(version, float("inf")) for s in subscribers) - answered)
+        opening_lags, opening_answers, opening_took = open_view_during_writes(server, conn, subscribers, args.rows, rng)
         plain, viewed = benchlib.median(times["plain"]), benchlib.median(times["viewed"])
         benchlib.log(f"   views opened (built, reset sent) in {opened:.1f} s")
         benchlib.log(f"   writer, no views:   median {benchlib.ms(plain)}, p90 {benchlib.ms(benchlib.percentile(times['plain'], 0.9))}")
@@ -129,6 +161,9 @@ def main():
                      f"  ({viewed / plain:.2f}x; target <= 2x)")
         benchlib.log(f"   last view's patch after the answer: median {benchlib.ms(benchlib.median(lags))}, "
                      f"p90 {benchlib.ms(benchlib.percentile(lags, 0.9))}")
+        benchlib.log(f"   a new view opened in {opening_took:.2f} s; meanwhile {len(opening_lags)} writes: answered in median "
+                     f"{benchlib.ms(benchlib.median(opening_answers))}, max {benchlib.ms(max(opening_answers))}; their last "
+                     f"patch after the answer: median {benchlib.ms(benchlib.median(opening_lags))}, max {benchlib.ms(max(opening_lags))}")
         benchlib.log(f"   VmRSS {before / 1024:.0f} MiB -> {after / 1024:.0f} MiB with the views: "
                      f"{(after - before) * 1024 / rows:.1f} bytes per view row ({rows:,} rows in {args.views} views; target <= 32)")
         benchlib.log(f"   {benchlib.uptime()}")

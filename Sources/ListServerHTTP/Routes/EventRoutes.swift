@@ -47,21 +47,34 @@ package enum EventRoutes {
         }
         let headers = try EventRoutes.streamHeaders(request, context)
         let grant = try context.authorization.streamGrant(request, list: id, grantedBy: grantedBy)
-        let response = Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { [subscribe] stream in
-            if let grant { context.streamGrants.track(stream, grant) }
-            context.hub.attach(subscribe, to: stream)
+        let response = { @Sendable (subscribe: LiveHub.SubscribeRequest) in
+            Response.stream(headers: headers, heartbeat: ServerSentEvent.heartbeat) { stream in
+                if let grant { context.streamGrants.track(stream, grant) }
+                context.hub.attach(subscribe, to: stream)
+            }
+        }
+        // A live view the list's channel does not have yet, of a large list: its sort is made off
+        // the connection's thread, in a turn as a page's would be, before the stream starts.
+        if let query = subscribe.query, snapshot.list.rowCount >= ServerDefaults.offThreadRows,
+            !context.hub.hasLiveView(query, of: id)
+        {
+            return ViewRequest.inTurn(snapshot, query) { [subscribe] in
+                var prepared = subscribe
+                prepared.prepared = context.hub.prepareView(for: subscribe)
+                return response(prepared)
+            }
         }
         // The whole document of a large list, not yet serialized at this version, is made off
         // the connection's thread before the stream starts (its `reset` then reads it back).
         if subscribe.view == .json, subscribe.query == nil, subscribe.since == nil, snapshot.list.rowCount >= ServerDefaults.offThreadRows,
             !snapshot.cache.hasDocumentJSON
         {
-            return .offThread { [snapshot] in
+            return .offThread { [snapshot, subscribe] in
                 _ = snapshot.documentJSON
-                return response
+                return response(subscribe)
             }
         }
-        return response
+        return response(subscribe)
     }
 
     /// Reads `view`, `limit` or `until`, and `Last-Event-ID` or else `since`.

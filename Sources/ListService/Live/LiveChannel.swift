@@ -26,6 +26,10 @@ package final class LiveChannel: Sendable {
         /// The live views of the list (`sort`, `q`, filters) at `current`, by query: at most
         /// `Limits.maxViews` (docs/LIVE.md, "Live views").
         package var queryViews: [ListQuery: LiveQueryView] = [:]
+        /// For each live view index being made outside the lock (`LiveHub.prepareView`), the
+        /// rows written since the version it is made from, by the preparation's number.
+        package var rowsWritten: [Int: RowsWritten] = [:]
+        package var preparations = 0
         /// Set once the channel has left the hub (its list was deleted, or it stayed idle too
         /// long): nothing changes in it any more, and a subscriber that still found it starts over.
         package var closed = false
@@ -45,6 +49,24 @@ package final class LiveChannel: Sendable {
             jsonViews[window] = view
             return view
         }
+    }
+
+    /// The rows written to a list since one of its versions (`from`, a snapshot's cache as its
+    /// identity), while every write named them and kept the columns; else nil from then on.
+    package struct RowsWritten {
+        package let from: SnapshotCache
+        package let started: UInt64
+        package var rows: Set<String>? = []
+
+        /// Adds a published change's rows (`touched`, nil when it does not name them).
+        package mutating func add(_ touched: [String]?, columnsKept: Bool) {
+            guard let touched, columnsKept, rows != nil else { return rows = nil }
+            rows!.formUnion(touched)
+            if rows!.count > Self.maxRows { rows = nil }  // making the index again costs less
+        }
+
+        /// The most rows followed: past them the index is made again.
+        static let maxRows = 100_000
     }
 
     /// A version before the current one.

@@ -89,6 +89,7 @@ extension LiveHub {
         state.recent.append(
             LiveChannel.PastVersion(
                 snapshot: old, patchToNext: change.old?.version == old.version ? change.patch : nil))
+        noteRowsWritten(change, from: old, to: new, state: &state)
         if state.recent.count > limits.recentVersions { state.recent.removeFirst() }
         state.current = new
         state.views = newViews

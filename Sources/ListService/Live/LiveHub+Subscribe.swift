@@ -23,6 +23,9 @@ extension LiveHub {
         /// The view asked for (`sort`, `q`, filters), validated against the list's columns; nil:
         /// the list itself.
         package var query: ListQuery? = nil
+        /// For a live view: its index made beforehand, off the connection's thread
+        /// (`LiveHub.prepareView(for:)`); nil: `attach` makes it.
+        package var prepared: LiveHub.PreparedView? = nil
 
         package init(
             listID: String, view: Subscriber.View, window: WindowSpec, since: Int?, logged: [StoredChange]? = nil,

@@ -23,45 +23,34 @@ extension LiveHub {
         }
     }
 
-    /// The view of `query` in `state`, built from the current version when new (dropping the
-    /// least recently used view without subscribers beyond `maxViews`); nil when every view has
-    /// subscribers, or the query no longer fits the list's columns.
-    private func openView(_ query: ListQuery, state: inout LiveChannel.State) -> LiveQueryView? {
-        let now = monotonicNanoseconds()
-        if var live = state.queryViews[query] {
-            live.lastUsed = now
-            state.queryViews[query] = live
-            return live
-        }
-        if state.queryViews.count >= limits.maxViews {
-            let subscribed = Set(state.subscribers.values.compactMap(\.query))
-            guard let victim = state.queryViews.filter({ !subscribed.contains($0.key) }).min(by: { $0.value.lastUsed < $1.value.lastUsed })
-            else { return nil }
-            state.queryViews[victim.key] = nil
-        }
-        // From the snapshot's view when a page read built it or is building it (one sort, not
-        // two); else from a view of its own, not kept (the index holds what it needs).
-        let current = state.current
-        guard let view = try? current.cache.builtView(query) ?? current.list.view(query) else { return nil }
-        let index = ViewIndex(view: view)
-        let live = LiveQueryView(index: index, lastUsed: now)
-        state.queryViews[query] = live
-        return live
-    }
-
-    /// Starts a live view's stream: everything under the channel's lock (the view's index is
-    /// the channel's, kept at its current version).
+    /// Starts a live view's stream: under the channel's lock (the view's index is the
+    /// channel's, kept at its current version), but with the views it needs built before
+    /// (`prepareView`): a large list's view takes up to a second to sort, and the lock holds up
+    /// every stream of the list. Writes that land meanwhile are brought into the view's index
+    /// from the rows they touched; after one that does not name them, it is made again (twice at
+    /// most, then built under the lock).
     func attachView(_ request: SubscribeRequest, query: ListQuery, subscription id: String, to stream: any SubscriberStream) {
+        var attempts = 0
         while true {
             guard let channel = channel(for: request.listID) else { return endGone(stream) }
+            let prepared =
+                attempts == 0
+                ? request.prepared ?? prepareView(query, since: request.since, on: channel)
+                : attempts < 3 ? prepareView(query, since: request.since, on: channel) : PreparedView()
+            attempts += 1
             let outcome = channel.state.withLock { state -> Bool? in
                 publishPending(on: channel, state: &state)
                 if state.closed { return nil }
-                guard var live = openView(query, state: &state) else { return false }
+                let ready = prepared.index(at: &state)
+                // Writes came meanwhile that do not name their rows: made again.
+                if ready == nil && prepared.index != nil && state.queryViews[query] == nil && attempts < 3 { return nil }
+                guard var live = openView(query, state: &state, prepared: ready) else { return false }
                 let current = state.current
                 let base = request.since.flatMap { since in state.recent.first { $0.snapshot.version == since }?.snapshot }
                 // A window named by a row count counts the rows the client holds: at its version.
-                let baseIndex = base.flatMap { try? ViewIndex(list: $0.list, query: query) }
+                let baseIndex = base.flatMap { base in
+                    prepared.base.flatMap { $0.cache === base.cache ? $0.index : nil } ?? (try? ViewIndex(list: base.list, query: query))
+                }
                 let end: ViewWindowEnd
                 switch request.window {
                 case .limit(let limit):
@@ -99,7 +88,7 @@ extension LiveHub {
                 return true
             }
             switch outcome {
-            case nil: continue  // the channel closed meanwhile: start over
+            case nil: continue  // the channel closed meanwhile, or a write came: start over
             case false?:
                 // Every view has subscribers (the route checked, but others came first), or the
                 // query no longer fits the list: the stream ends; a new request gets 503 or 400.
