@@ -29,7 +29,6 @@ package final class LiveChannel: Sendable {
         /// For each live view index being made outside the lock (`LiveHub.prepareView`), the
         /// rows written since the version it is made from, by the preparation's number.
         package var rowsWritten: [Int: RowsWritten] = [:]
-        package var preparations = 0
         /// Set once the channel has left the hub (its list was deleted, or it stayed idle too
         /// long): nothing changes in it any more, and a subscriber that still found it starts over.
         package var closed = false

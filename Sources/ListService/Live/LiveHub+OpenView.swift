@@ -1,5 +1,6 @@
 import ListModel
 import ServerSupport
+import Synchronization
 
 // Opening a live view (`attachView`): its index is built before the channel's lock is taken
 // (`prepareView`), and kept under it (`openView`).
@@ -48,6 +49,10 @@ extension LiveHub {
         }
     }
 
+    /// Numbers preparations, across channels (a request prepared on a channel that then closed
+    /// names no record of its successor's).
+    private static let preparations = Atomic<Int>(0)
+
     /// `PreparedView` for a subscriber of `query` on `channel` (resuming from `since`), built
     /// without holding the channel's lock: from the snapshot's view when a page read built it or
     /// is building it (one sort, not two), else from a view of its own, not kept there (the index
@@ -59,9 +64,9 @@ extension LiveHub {
             let hasView = state.queryViews[query] != nil
             var preparation: Int?
             if !hasView {
-                state.preparations += 1
-                preparation = state.preparations
-                state.rowsWritten[state.preparations] = LiveChannel.RowsWritten(from: state.current.cache, started: monotonicNanoseconds())
+                let number = Self.preparations.add(1, ordering: .relaxed).newValue
+                state.rowsWritten[number] = LiveChannel.RowsWritten(from: state.current.cache, started: monotonicNanoseconds())
+                preparation = number
             }
             return (state.current, hasView, base, preparation)
         }
