@@ -60,8 +60,9 @@ public enum ServerDefaults {
 
     /// From this many rows on, an answer that serializes a whole list, or reads a view of it not
     /// built yet, is made off the connection's thread (`Response.offThread`), so other
-    /// connections are not held up; such a view's first page is then read from the list at once
-    /// (no sort of every row) and the view built in the background for the pages after it.
+    /// connections are not held up; such a view's first rows are then read from the list at once
+    /// (no sort of every row: `viewHeadRows`), and the view built in the background only for a
+    /// reader who pages past half of them.
     public static let offThreadRows = 20_000
 
     /// How many of a view's first rows such a first read keeps (at least the page's and one

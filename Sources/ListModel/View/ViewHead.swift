@@ -25,6 +25,13 @@ public struct ViewHead: Sendable {
         }
         return view.shown(try view.page(after: cursor, limit: limit))
     }
+
+    /// Whether `shown`, one of the head's pages, ends in the second half of a head that is not
+    /// the whole view: a reader walking the pages will soon need the rest of the view.
+    public func isNearItsEnd(_ shown: ShownViewPage) -> Bool {
+        guard !isWhole, let last = shown.lastCursor, last.fingerprint == view.fingerprint else { return false }
+        return 2 * view.position(after: last) >= view.rowCount
+    }
 }
 
 extension IndexedList {

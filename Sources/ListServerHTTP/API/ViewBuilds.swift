@@ -4,8 +4,8 @@ import ListService
 import ServerSupport
 import Synchronization
 
-/// Views built in the background once their first page was read without them
-/// (`ViewRequest.page`), so that the pages after it find them built: one at a time, at most
+/// Views built in the background once a reader paged past half of the first rows read without
+/// them (`ViewRequest.page`), so that the pages after those find them built: one at a time, at most
 /// `ServerDefaults.maxPendingViewBuilds` waiting (more are not started: the read that needs
 /// such a view builds it, as for any view).
 enum ViewBuilds {

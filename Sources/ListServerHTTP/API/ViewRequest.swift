@@ -25,17 +25,19 @@ package enum ViewRequest {
     /// The page `pageQuery` asks for of `snapshot` seen through `query`, with what showing it
     /// needs. It comes from the view (`view`), except while a view read cold (`readsCold`) is
     /// not built: its first rows are read from the list at once (`IndexedList.viewHead`, without
-    /// sorting every row) and kept for the pages that end among them, and the view is built in
-    /// the background for the pages after them (`ViewBuilds`).
+    /// sorting every row) and kept for the pages that end among them; once a page ends in the
+    /// second half of them, the view is built in the background for the pages after them
+    /// (`ViewBuilds`). A reader of the first pages alone (a poll after each write) never pays
+    /// for sorting every row.
     package static func page(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) throws -> ShownViewPage {
-        if let head = snapshot.cache.head(query), let shown = try head.page(after: pageQuery.after, limit: pageQuery.limit) {
-            return shown
+        var head = snapshot.cache.head(query)
+        if head == nil, pageQuery.after == nil, readsCold(snapshot, query) {
+            head = try snapshot.list.viewHead(query, rows: max(pageQuery.limit + 1, ServerDefaults.viewHeadRows))
+            snapshot.cache.keep(head!, for: query)
         }
-        if pageQuery.after == nil, readsCold(snapshot, query) {
-            let head = try snapshot.list.viewHead(query, rows: max(pageQuery.limit + 1, ServerDefaults.viewHeadRows))
-            snapshot.cache.keep(head, for: query)
-            if !head.isWhole { ViewBuilds.start(query, of: snapshot) }
-            if let shown = try head.page(after: nil, limit: pageQuery.limit) { return shown }
+        if let head, let shown = try head.page(after: pageQuery.after, limit: pageQuery.limit) {
+            if head.isNearItsEnd(shown) { ViewBuilds.start(query, of: snapshot) }
+            return shown
         }
         let view = try view(snapshot, query)
         return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))

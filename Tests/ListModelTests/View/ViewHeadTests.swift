@@ -89,4 +89,23 @@ import Testing
         let head = try list.viewHead(sorted, rows: 1)
         #expect(throws: CursorError.otherView) { try head.page(after: view.cursor(atPosition: 0), limit: 1) }
     }
+
+    /// A page ending in the second half of a head that is not the whole view is near its end
+    /// (the server then builds the view); the pages before it, and any page of a whole head, are not.
+    @Test func pagesInTheSecondHalfOfAHeadAreNearItsEnd() throws {
+        let rows = (0..<30).map { Row(key: "r\($0)", cells: ["pop": .number(Double(($0 * 7) % 30))]) }
+        let list = IndexedList(
+            document: ListDocument(title: "T", columns: ViewRandomTests.columns, sections: [Section(key: "s", rows: rows)]))
+        let query = try ListQuery(parameters: [("sort", "pop")], columns: ViewRandomTests.columns)
+        let head = try list.viewHead(query, rows: 10)
+        var cursor: ViewCursor?
+        var near: [Bool] = []
+        while let shown = try head.page(after: cursor, limit: 2) {
+            near.append(head.isNearItsEnd(shown))
+            cursor = shown.page.next
+        }
+        #expect(near == [false, false, true, true])  // pages ending at rows 2, 4, 6, 8; the fifth reaches the head's end
+        let whole = try list.viewHead(query, rows: 30)
+        #expect(!whole.isNearItsEnd(try #require(try whole.page(after: nil, limit: 29))))
+    }
 }
