@@ -41,6 +41,15 @@ struct BestRows {
         if entries.count == 2 * count { cut() }
     }
 
+    /// Whether a value beginning with `head` (at least its first 16 bytes) might still be kept:
+    /// false when its prefix comes after the worst kept one's, so its whole value need not be read.
+    func mightKeep(head: [UInt8]) -> Bool {
+        guard let worst else { return true }
+        let prefix = head.withUnsafeBufferPointer { ViewOrder.prefix($0) }
+        if prefix == (worst.high, worst.low) { return true }
+        return descending ? prefix > (worst.high, worst.low) : prefix < (worst.high, worst.low)
+    }
+
     /// The rows kept, first `count`, in view order, with their sort values.
     mutating func sorted() -> [(row: Int, value: [UInt8])] {
         cut()

@@ -88,7 +88,7 @@ struct SortValue: Sendable, Hashable {
         return out
     }
 
-    private static func appendPrimary(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
+    static func appendPrimary(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
         // A digit run is written as it comes (leading zeros skipped) after 5 bytes whose count
         // is filled in when it ends: no buffer of its own. (No nested function: one capturing
         // `out` made every access a checked one.)

@@ -23,7 +23,12 @@ extension ViewReading {
             guard matcher.keepsAll || matcher.matches(row.pointee, scratch: &scratch) else { return }
             matching += 1
             value.removeAll(keepingCapacity: true)
-            SortValue.append(cellOf: row, column: sortColumn.key, hint: sortColumn.index, to: &value)
+            // Most rows are left after reading their value's first bytes.
+            if SortValue.appendHead(cellOf: row, column: sortColumn.key, hint: sortColumn.index, to: &value) {
+                guard best.mightKeep(head: value) else { return }
+                value.removeAll(keepingCapacity: true)
+                SortValue.append(cellOf: row, column: sortColumn.key, hint: sortColumn.index, to: &value)
+            }
             if value.isEmpty {
                 if empties.count < count { empties.append(index) }  // last, in list order
             } else {

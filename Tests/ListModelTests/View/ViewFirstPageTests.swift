@@ -72,4 +72,25 @@ import Testing
             try expectSame(list, generator.query(), limit: limit, "round \(round)")
         }
     }
+
+    /// Long texts that share their first bytes (so their prefixes tie) and differ after them, or
+    /// only in case or digits: rows left after reading a value's first bytes must be exactly
+    /// those that cannot be on the page.
+    @Test func longTextsSharingTheirStartGiveTheViewsFirstPage() throws {
+        var generator = Generator(rng: SplitMix64(seed: 1616))
+        let starts = ["A shared beginning of twenty ", "a SHARED beginning of twenty ", "Item 000123 <r", "Straße ist lang und breit "]
+        for round in 0..<150 {
+            let sections = (0..<Int.random(in: 1...3, using: &generator.rng)).map { index in
+                Section(
+                    key: "s\(index)",
+                    rows: (0..<Int.random(in: 0...200, using: &generator.rng)).map { row in
+                        let name = generator.pick(starts) + generator.pick(["", "b", "B", "7", "07", "x y", "10"]) + "\(row % 13)"
+                        return Row(key: "r\(index)-\(row)", cells: ["name": .text(name)])
+                    })
+            }
+            let list = IndexedList(document: ListDocument(title: "T", columns: ViewRandomTests.columns, sections: sections))
+            let query = try ListQuery(parameters: [(generator.chance(2) ? "sort" : "sort_desc", "name")], columns: ViewRandomTests.columns)
+            try expectSame(list, query, limit: generator.pick([1, 3, 10, 50]), "round \(round)")
+        }
+    }
 }
