@@ -89,6 +89,12 @@ struct SortValue: Sendable, Hashable {
     }
 
     static func appendPrimary(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
+        if utf8.withContiguousStorageIfAvailable({ appendPrimary(ascii: $0, to: &out) }) == true { return }
+        appendPrimaryByScalars(of: utf8, to: &out)
+    }
+
+    /// `appendPrimary` scalar by scalar, folded: any text.
+    static func appendPrimaryByScalars(of utf8: some Collection<UInt8>, to out: inout [UInt8]) {
         // A digit run is written as it comes (leading zeros skipped) after 5 bytes whose count
         // is filled in when it ends: no buffer of its own. (No nested function: one capturing
         // `out` made every access a checked one.)

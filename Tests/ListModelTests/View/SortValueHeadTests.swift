@@ -44,4 +44,28 @@ import Testing
             check(text)
         }
     }
+
+    /// The primary form of an ASCII text written in place (`appendPrimary(ascii:to:)`) is the
+    /// form read scalar by scalar: cases, digit runs with and without leading zeros, 0x00 and
+    /// 0x01; and a text with any other scalar is left to the scalar path.
+    @Test func theASCIIFormIsTheFormReadScalarByScalar() {
+        var rng = SplitMix64(seed: 41)
+        let pieces = ["Item ", "iTEM", "0", "00", "007", "1234567890123", "9", " ", "\u{0}", "\u{1}", "\u{7F}", "AZaz@[`{", "-", "é"]
+        var ascii = 0
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            var scalars: [UInt8] = [0xAA]
+            SortValue.appendPrimaryByScalars(of: Array(text.utf8), to: &scalars)
+            var fast: [UInt8] = [0xAA]
+            let written = Array(text.utf8).withUnsafeBufferPointer { SortValue.appendPrimary(ascii: $0, to: &fast) }
+            if written {
+                ascii += 1
+                #expect(fast == scalars, "\(text.debugDescription)")
+            } else {
+                #expect(fast == [0xAA] && text.utf8.contains { $0 >= 0x80 }, "\(text.debugDescription)")
+            }
+            #expect(SortValue.primary(of: text.utf8) == Array(scalars.dropFirst()), "\(text.debugDescription)")
+        }
+        #expect(ascii > 2_000)
+    }
 }
