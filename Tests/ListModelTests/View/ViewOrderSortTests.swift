@@ -40,6 +40,34 @@ import Testing
         }
     }
 
+    /// Sections long enough for the radix sort: numbers (negative, zero, equal, huge) and texts
+    /// (equal, sharing more than 16 bytes, short, empty) mixed, both directions.
+    @Test func longSectionsOfNumbersAndTexts() {
+        var generator = SystemRandomNumberGenerator()
+        let shared = "a shared beginning longer than sixteen bytes "
+        for round in 0..<12 {
+            let count = [257, 300, 3_000][round % 3]
+            let values: [SortValue] = (0..<count).map { _ in
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0: return .empty
+                case 1: return SortValue(number: Double(Int.random(in: -5...5, using: &generator)))
+                case 2: return SortValue(number: Double.random(in: -1e300...1e300, using: &generator))
+                case 3: return SortValue(text: (shared + String(Int.random(in: 0..<40, using: &generator))).utf8)
+                case 4: return SortValue(text: ["", "a", "B", "b", "ß", "0", "00"].randomElement(using: &generator)!.utf8)
+                default: return SortValue(text: String(UInt64.random(in: 0..<UInt64.max, using: &generator), radix: 36).utf8)
+                }
+            }
+            let keys = values.enumerated().map { index, value in
+                ViewKey(sortValue: value, orderKey: OrderKey(rawValue: String(format: "k%06d", index)))
+            }
+            for descending in [false, true] {
+                let fast = ViewOrder.positions(of: keys, descending: descending)
+                let reference = keys.indices.sorted { keys[$0].precedes(keys[$1], descending: descending) }
+                #expect(fast == reference, "round \(round), descending: \(descending)")
+            }
+        }
+    }
+
     @Test func permutedKeysMoveEveryKeyToItsPlace() {
         for count in [0, 1, 2, 7, 100] {
             let order = Array(0..<count).shuffled()
