@@ -56,7 +56,22 @@ enum CaseFolding {
     /// Replaces `out`'s bytes with the folded form of UTF-8 `bytes` (reusing its storage).
     static func fold(_ bytes: some Sequence<UInt8>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
+        if bytes.withContiguousStorageIfAvailable({ foldASCII($0, into: &out) }) == true { return }
         forEachFoldedScalar(bytes) { appendUTF8($0, to: &out) }
+    }
+
+    /// Appends the folded form of `bytes` to `out` at once when they are all ASCII (`A`-`Z`
+    /// lowered: most texts a search reads); false, and `out` untouched, otherwise.
+    static func foldASCII(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        guard any < 0x80 else { return false }
+        let start = out.count
+        out.append(contentsOf: bytes)
+        out.withUnsafeMutableBufferPointer { folded in
+            for index in start..<folded.count where folded[index] >= 0x41 && folded[index] <= 0x5A { folded[index] += 0x20 }
+        }
+        return true
     }
 
     /// The folded form of `text`.

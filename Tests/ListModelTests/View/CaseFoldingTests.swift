@@ -38,4 +38,22 @@ import Testing
     @Test func invalidUTF8FoldsToReplacementCharacters() {
         #expect(CaseFolding.foldedUTF8([0x41, 0xFF, 0x42]) == Array("a\u{FFFD}b".utf8))
     }
+
+    /// An ASCII text folded at once (`fold(_:into:)`'s fast path) is the text folded scalar by
+    /// scalar, into a reused buffer; any other text takes the scalar path.
+    @Test func asciiTextsFoldAtOnceAsScalarByScalar() {
+        var generator = SystemRandomNumberGenerator()
+        var buffer: [UInt8] = Array("left over".utf8)
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 0...0x7F, using: &generator) }
+            var scalars: [UInt8] = []
+            CaseFolding.forEachFoldedScalar(bytes) { appendUTF8($0, to: &scalars) }
+            CaseFolding.fold(bytes, into: &buffer)
+            #expect(buffer == scalars)
+            var untouched: [UInt8] = [1]
+            #expect(!Array("Straße".utf8).withUnsafeBufferPointer { CaseFolding.foldASCII($0, into: &untouched) } && untouched == [1])
+        }
+        CaseFolding.fold(Array("STRASSE Straße".utf8), into: &buffer)
+        #expect(buffer == Array("strasse strasse".utf8))
+    }
 }
