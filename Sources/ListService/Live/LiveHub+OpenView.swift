@@ -39,9 +39,9 @@ extension LiveHub {
         guard !state.rowsWritten.isEmpty else { return }
         let named = (change.old.map { $0.version <= old.version } ?? false) ? change.touchedRowKeys : nil
         let columnsKept = old.document.columns == new.document.columns
-        let oldest = monotonicNanoseconds() &- 60_000_000_000
+        let now = monotonicNanoseconds()
         for number in Array(state.rowsWritten.keys) {
-            if state.rowsWritten[number]!.started < oldest {
+            if now &- state.rowsWritten[number]!.started > 60_000_000_000 {
                 state.rowsWritten[number] = nil
             } else {
                 state.rowsWritten[number]!.add(named, columnsKept: columnsKept)
