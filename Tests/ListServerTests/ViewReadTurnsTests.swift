@@ -54,4 +54,28 @@ struct ViewReadTurnsTests {
         #expect(most.load(ordering: .relaxed) <= ServerDefaults.maxConcurrentViewReads)
         #expect(most.load(ordering: .relaxed) >= 1)
     }
+
+    /// A page the view's kept first rows answer is read at once on the connection's thread, with
+    /// no turn and answered 304 like a built view's; a page past them is a cold read again.
+    @Test func aPageOfTheKeptFirstRowsNeedsNoTurn() throws {
+        let rows = (0..<ServerDefaults.offThreadRows).map { Row(key: "r\($0)", cells: ["n": .number(Double($0 % 977))]) }
+        let columns = [Column(key: "n", kind: .number)]
+        let list = IndexedList(document: ListDocument(title: "T", columns: columns, sections: [Section(key: "s", rows: rows)]))
+        let snapshot = ListSnapshot(id: "big", version: 1, list: list)
+        let query = try ListQuery(parameters: [("sort_desc", "n")], columns: columns)
+        func pageQuery(_ target: String) throws -> ViewPageQuery {
+            try ViewPageQuery(try Request(method: .get, target: "/lists/big/rows?sort_desc=n&" + target), query)
+        }
+        let first = try ViewRequest.page(snapshot, query, try pageQuery("limit=50"))
+        let second = try pageQuery("limit=50&after=" + first.page.next!.encoded)
+        #expect(ViewRequest.headAnswers(snapshot, query, second))
+        let answer = try ViewRequest.answer(
+            snapshot, query, etag: "\"1\"", cheap: true, { try ViewRequest.page(snapshot, query, second) }
+        ) { _ in Response(status: .ok) }
+        #expect(answer.maker == nil && answer.validated?.etag == "\"1\"")
+        let view = try list.view(query)
+        #expect(try ViewRequest.page(snapshot, query, second) == view.shown(try view.page(after: first.page.next, limit: 50)))
+        let past = try pageQuery("limit=50&after=" + view.cursor(atPosition: ServerDefaults.viewHeadRows - 10).encoded)
+        #expect(!ViewRequest.headAnswers(snapshot, query, past))
+    }
 }

@@ -43,18 +43,26 @@ package enum ViewRequest {
         return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))
     }
 
+    /// Whether the view's first rows kept in `snapshot`'s cache answer the page `pageQuery` asks
+    /// for (`ViewHead`): a read of a fraction of a millisecond, which needs no turn.
+    package static func headAnswers(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) -> Bool {
+        guard let head = snapshot.cache.head(query) else { return false }
+        return (try? head.page(after: pageQuery.after, limit: pageQuery.limit)) != nil
+    }
+
     /// Turns for reads of views not built yet on large lists (`ServerDefaults.maxConcurrentViewReads`).
     private static let coldReads = DispatchSemaphore(value: ServerDefaults.maxConcurrentViewReads)
 
     /// The answer `render` makes of what `compute` finds (a view, or a page of one): made in a
     /// turn off the connection's thread (`inTurn`) when the view is not built yet on a large list
-    /// (`readsCold`); otherwise `compute` runs now and `render` only for a request that does not
-    /// hold `etag` already.
+    /// (`readsCold`) and the read is not `cheap` (a page of the view's kept first rows:
+    /// `headAnswers`); otherwise `compute` runs now and `render` only for a request that does
+    /// not hold `etag` already.
     package static func answer<Found: Sendable>(
-        _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, _ compute: @escaping @Sendable () throws -> Found,
-        _ render: @escaping @Sendable (Found) -> Response
+        _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, cheap: Bool = false,
+        _ compute: @escaping @Sendable () throws -> Found, _ render: @escaping @Sendable (Found) -> Response
     ) throws -> Response {
-        guard readsCold(snapshot, query) else {
+        guard !cheap, readsCold(snapshot, query) else {
             let found = try compute()
             return .validated(etag: etag) { render(found) }
         }

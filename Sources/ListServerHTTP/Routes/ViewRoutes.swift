@@ -37,7 +37,9 @@ package enum ViewRoutes {
         let etag = Conditional.etag(
             snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant + editLink)
         let cacheControl = context.authorization.cacheControl(request)
-        return try ViewRequest.answer(snapshot, query, etag: etag, { try ViewRequest.page(snapshot, query, pageQuery) }) { shown in
+        let cheap = ViewRequest.headAnswers(snapshot, query, pageQuery)
+        let find = { @Sendable in try ViewRequest.page(snapshot, query, pageQuery) }
+        return try ViewRequest.answer(snapshot, query, etag: etag, cheap: cheap, find) { shown in
             let nextHref = shown.page.next.map {
                 "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
             }
@@ -67,7 +69,9 @@ package enum ViewRoutes {
         let etag = Conditional.etag(snapshot.version, variant: variant)
         let cacheControl = context.authorization.cacheControl(request)
         let id = snapshot.id
-        return try ViewRequest.answer(snapshot, query, etag: etag, { try ViewRequest.page(snapshot, query, pageQuery) }) { shown in
+        let cheap = ViewRequest.headAnswers(snapshot, query, pageQuery)
+        let find = { @Sendable in try ViewRequest.page(snapshot, query, pageQuery) }
+        return try ViewRequest.answer(snapshot, query, etag: etag, cheap: cheap, find) { shown in
             let page = shown.page
             var response: Response
             if html {
