@@ -45,9 +45,9 @@ struct BestRows {
     /// false when its prefix comes after the worst kept one's, so its whole value need not be read.
     func mightKeep(head: [UInt8]) -> Bool {
         guard let worst else { return true }
+        // Equal prefixes might go either way: the whole values decide, so count them as equal.
         let prefix = head.withUnsafeBufferPointer { ViewOrder.prefix($0) }
-        if prefix == (worst.high, worst.low) { return true }
-        return descending ? prefix > (worst.high, worst.low) : prefix < (worst.high, worst.low)
+        return ViewOrder.precedes(prefix, (worst.high, worst.low), descending: descending, whole: { 0 }, listOrder: true)
     }
 
     /// The rows kept, first `count`, in view order, with their sort values.

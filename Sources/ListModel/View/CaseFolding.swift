@@ -12,10 +12,7 @@ enum CaseFolding {
     @inline(__always)
     static func fold(_ scalar: Unicode.Scalar, _ body: (Unicode.Scalar) -> Void) {
         let value = scalar.value
-        if value < 0x80 {
-            body(value >= 0x41 && value <= 0x5A ? Unicode.Scalar(UInt8(value + 0x20)) : scalar)
-            return
-        }
+        if value < 0x80 { return body(Unicode.Scalar(fold(ascii: UInt8(value)))) }
         guard scalar.properties.changesWhenCaseFolded || foldsToItsDecomposition.contains(value) else {
             return body(scalar)
         }
@@ -24,6 +21,10 @@ enum CaseFolding {
         if (0xAB70...0xABBF).contains(value) { return body(Unicode.Scalar(value - 0xAB70 + 0x13A0)!) }
         foldByCaseMappings(scalar, depth: 0, body)
     }
+
+    /// The fold of an ASCII byte: `A`-`Z` lowered, any other as it is.
+    @inline(__always)
+    static func fold(ascii byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
     /// Scalars whose fold is canonically equivalent to them, so `changesWhenCaseFolded` (defined
     /// on the decomposed form) is false, but whose CaseFolding.txt mapping (F) is other code points:
@@ -69,7 +70,7 @@ enum CaseFolding {
         let start = out.count
         out.append(contentsOf: bytes)
         out.withUnsafeMutableBufferPointer { folded in
-            for index in start..<folded.count where folded[index] >= 0x41 && folded[index] <= 0x5A { folded[index] += 0x20 }
+            for index in start..<folded.count { folded[index] = fold(ascii: folded[index]) }
         }
         return true
     }

@@ -30,11 +30,20 @@ extension ListView {
     ///
     /// - Throws: `CursorError.otherView` when the cursor was made by another query's view.
     public func page(after cursor: ViewCursor?, limit: Int) throws(CursorError) -> ViewPage {
-        let start =
-            try cursor.map { cursor throws(CursorError) in
-                guard cursor.fingerprint == fingerprint else { throw .otherView }
-                return position(after: cursor)
-            } ?? 0
+        page(from: try start(after: cursor), after: cursor, limit: limit)
+    }
+
+    /// The view position of the first row after `cursor` (0 for none).
+    ///
+    /// - Throws: `CursorError.otherView` when the cursor was made by another query's view.
+    func start(after cursor: ViewCursor?) throws(CursorError) -> Int {
+        guard let cursor else { return 0 }
+        guard cursor.fingerprint == fingerprint else { throw .otherView }
+        return position(after: cursor)
+    }
+
+    /// `page(after:limit:)` given `start`, the view position of the first row after `cursor`.
+    func page(from start: Int, after cursor: ViewCursor?, limit: Int) -> ViewPage {
         let end = min(rowCount, start + max(1, limit))
         let next = end < rowCount ? self.cursor(atPosition: end - 1) : nil
         var parts = parts(from: start, to: end)

@@ -31,12 +31,9 @@ public struct ListView: Sendable {
     public var fingerprint: UInt64 { query.fingerprint }
 
     init(list: IndexedList, query: ListQuery) {
-        self.list = list
-        self.query = query
         let reading = ViewReading(query, columns: list.document.columns)
         var sections: [Section] = []
         var keys: [ViewKeys] = []
-        var starts: [Int] = [0]
         var orderKeys = list.orderKeys.makeIterator()
         var scratch: [UInt8] = []
         for (sectionIndex, section) in list.document.sections.enumerated() {
@@ -49,14 +46,12 @@ public struct ListView: Sendable {
             }
             sections.append(Section(sectionIndex: sectionIndex, rows: rows))
             keys.append(sectionKeys)
-            starts.append(starts.last! + rows.count)
         }
-        self.sections = sections
-        self.keys = keys
-        self.starts = starts
+        self.init(list: list, query: query, sections: sections, keys: keys)
     }
 
-    /// A view of `list` made of `sections` with their keys (`IndexedList.viewHead`: a view's first rows).
+    /// A view of `list` made of `sections` with their keys (also `IndexedList.viewHead`: a
+    /// view's first rows).
     init(list: IndexedList, query: ListQuery, sections: [Section], keys: [ViewKeys]) {
         self.list = list
         self.query = query

@@ -51,22 +51,12 @@ extension SortValue {
                     form[at + 1] = byte + 1
                     at += 2
                 } else {
-                    form[at] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+                    form[at] = CaseFolding.fold(ascii: byte)
                     at += 1
                 }
             }
             if runStart >= 0 { writeRunCount(at: runStart, end: at, in: form) }
         }
         return true
-    }
-
-    /// Writes the count of the digits between the run's 5 bytes at `start` and `end` into its last 4.
-    @inline(__always)
-    private static func writeRunCount(at start: Int, end: Int, in form: UnsafeMutableBufferPointer<UInt8>) {
-        let count = UInt32(end - start - 5)
-        form[start + 1] = UInt8(count >> 24)
-        form[start + 2] = UInt8((count >> 16) & 0xFF)
-        form[start + 3] = UInt8((count >> 8) & 0xFF)
-        form[start + 4] = UInt8(count & 0xFF)
     }
 }

@@ -127,11 +127,17 @@ struct SortValue: Sendable, Hashable {
 
     /// Writes the count of the digits after the run's 5 bytes at `start` into its last 4.
     private static func endDigitRun(at start: Int, in out: inout [UInt8]) {
-        let count = UInt32(out.count - start - 5)
-        out[start + 1] = UInt8(count >> 24)
-        out[start + 2] = UInt8((count >> 16) & 0xFF)
-        out[start + 3] = UInt8((count >> 8) & 0xFF)
-        out[start + 4] = UInt8(count & 0xFF)
+        out.withUnsafeMutableBufferPointer { writeRunCount(at: start, end: $0.count, in: $0) }
+    }
+
+    /// Writes the count of the digits between the run's 5 bytes at `start` and `end` into its last 4.
+    @inline(__always)
+    static func writeRunCount(at start: Int, end: Int, in form: UnsafeMutableBufferPointer<UInt8>) {
+        let count = UInt32(end - start - 5)
+        form[start + 1] = UInt8(count >> 24)
+        form[start + 2] = UInt8((count >> 16) & 0xFF)
+        form[start + 3] = UInt8((count >> 8) & 0xFF)
+        form[start + 4] = UInt8(count & 0xFF)
     }
 
     /// Byte order: negative, zero or positive as `self` sorts before, with or after `other`.

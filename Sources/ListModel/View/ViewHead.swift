@@ -13,24 +13,18 @@ public struct ViewHead: Sendable {
     ///
     /// - Throws: `CursorError.otherView` when the cursor was made by another query's view.
     public func page(after cursor: ViewCursor?, limit: Int) throws(CursorError) -> ShownViewPage? {
-        if !isWhole {
-            // Up to its last row, the head positions a cursor as the whole view does: its
-            // sections are the view's first ones and the last one's rows a prefix of the view's.
-            let start =
-                try cursor.map { cursor throws(CursorError) in
-                    guard cursor.fingerprint == view.fingerprint else { throw .otherView }
-                    return view.position(after: cursor)
-                } ?? 0
-            guard start + max(1, limit) < view.rowCount else { return nil }
-        }
-        return view.shown(try view.page(after: cursor, limit: limit))
+        // Up to its last row, the head positions a cursor as the whole view does: its sections
+        // are the view's first ones and the last one's rows a prefix of the view's.
+        let start = try view.start(after: cursor)
+        guard isWhole || start + max(1, limit) < view.rowCount else { return nil }
+        return view.shown(view.page(from: start, after: cursor, limit: limit))
     }
 
     /// Whether `shown`, one of the head's pages, ends in the second half of a head that is not
     /// the whole view: a reader walking the pages will soon need the rest of the view.
     public func isNearItsEnd(_ shown: ShownViewPage) -> Bool {
-        guard !isWhole, let last = shown.lastCursor, last.fingerprint == view.fingerprint else { return false }
-        return 2 * view.position(after: last) >= view.rowCount
+        guard !isWhole, let end = try? view.start(after: shown.lastCursor) else { return false }
+        return 2 * end >= view.rowCount
     }
 }
 
@@ -79,15 +73,5 @@ extension IndexedList {
             keys += trailing.map { _ in ViewKeys() }
         }
         return ViewHead(view: ListView(list: self, query: query, sections: sections, keys: keys), isWhole: isWhole)
-    }
-
-    /// The first page of the view of `query` (`view(query).shown(view(query).page(after: nil,
-    /// limit:))`), read from the head of one more row (`viewHead`) without building the view.
-    ///
-    /// - Throws: `ListQueryError` as `ListQuery.validated(for:)` does.
-    public func firstViewPage(_ query: ListQuery, limit: Int) throws(ListQueryError) -> ShownViewPage {
-        let head = try viewHead(query, rows: max(1, limit) + 1)
-        // A fresh head's own cursor-free first page always fits: it holds a row after it.
-        return try! head.page(after: nil, limit: limit)!
     }
 }

@@ -1,5 +1,5 @@
 // The first rows of one section in view order, read without the section's view: what
-// `IndexedList.firstViewPage` shows.
+// `IndexedList.viewHead` keeps.
 
 extension ViewReading {
     /// The first `count` matching rows of `section` in view order (indexes into its rows) with

@@ -1,5 +1,5 @@
 /// How a view reads a list's rows: which match its query, and each one's sort value. Shared by
-/// the built view (`ListView`) and the first page read without it (`IndexedList.firstViewPage`).
+/// the built view (`ListView`) and its first rows read without it (`IndexedList.viewHead`).
 struct ViewReading {
     let matcher: RowMatcher
     /// The sort column's index among the list's columns and its key, when the view sorts.

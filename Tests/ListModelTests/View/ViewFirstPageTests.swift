@@ -94,3 +94,11 @@ import Testing
         }
     }
 }
+
+extension IndexedList {
+    /// The first page of the view of `query` as a server reads it before the view is built: from
+    /// the view's first rows, one more than the page (`viewHead`).
+    func firstViewPage(_ query: ListQuery, limit: Int) throws -> ShownViewPage {
+        try #require(try viewHead(query, rows: max(1, limit) + 1).page(after: nil, limit: limit))
+    }
+}
