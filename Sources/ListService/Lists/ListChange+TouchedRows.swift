@@ -1,6 +1,17 @@
 import ListModel
 
 extension ListChange {
+    /// The rows this change touched (`touchedRowKeys`) when a view at `old` can be brought to
+    /// `new` from them alone: the change names them, starts at or before `old` (a merged change
+    /// may start earlier: touching more rows than needed is harmless) and keeps the columns.
+    /// Nil otherwise: such a view is made again.
+    package func rowsToFollow(from old: ListSnapshot, to new: ListSnapshot) -> [String]? {
+        guard let touched = touchedRowKeys, let start = self.old, start.version <= old.version,
+            old.document.columns == new.document.columns
+        else { return nil }
+        return touched
+    }
+
     /// The keys of the rows a patch adds, removes, moves or changes, read by walking its
     /// operations over the row keys of the sections they name (copied only for those sections);
     /// nil when an operation reaches beyond rows (a section, a column, a list member) or does not

@@ -57,9 +57,10 @@ package final class LiveChannel: Sendable {
         package let started: UInt64
         package var rows: Set<String>? = []
 
-        /// Adds a published change's rows (`touched`, nil when it does not name them).
-        package mutating func add(_ touched: [String]?, columnsKept: Bool) {
-            guard let touched, columnsKept, rows != nil else { return rows = nil }
+        /// Adds a published change's rows (`ListChange.rowsToFollow`: nil when a view cannot
+        /// follow it from its rows).
+        package mutating func add(_ touched: [String]?) {
+            guard let touched, rows != nil else { return rows = nil }
             rows!.formUnion(touched)
             if rows!.count > Self.maxRows { rows = nil }  // making the index again costs less
         }

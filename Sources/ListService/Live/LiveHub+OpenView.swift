@@ -37,14 +37,13 @@ extension LiveHub {
     /// drops records older than a minute (a stream that never started). Under the channel's lock.
     func noteRowsWritten(_ change: ListChange, from old: ListSnapshot, to new: ListSnapshot, state: inout LiveChannel.State) {
         guard !state.rowsWritten.isEmpty else { return }
-        let named = (change.old.map { $0.version <= old.version } ?? false) ? change.touchedRowKeys : nil
-        let columnsKept = old.document.columns == new.document.columns
+        let rows = change.rowsToFollow(from: old, to: new)
         let now = monotonicNanoseconds()
         for number in Array(state.rowsWritten.keys) {
             if now &- state.rowsWritten[number]!.started > 60_000_000_000 {
                 state.rowsWritten[number] = nil
             } else {
-                state.rowsWritten[number]!.add(named, columnsKept: columnsKept)
+                state.rowsWritten[number]!.add(rows)
             }
         }
     }
@@ -54,9 +53,7 @@ extension LiveHub {
     private static let preparations = Atomic<Int>(0)
 
     /// `PreparedView` for a subscriber of `query` on `channel` (resuming from `since`), built
-    /// without holding the channel's lock: from the snapshot's view when a page read built it or
-    /// is building it (one sort, not two), else from a view of its own, not kept there (the index
-    /// holds what it needs).
+    /// without holding the channel's lock (`viewIndex`).
     func prepareView(_ query: ListQuery, since: Int?, on channel: LiveChannel) -> PreparedView {
         let (current, hasView, base, preparation) = channel.state.withLock { state in
             publishPending(on: channel, state: &state)
@@ -71,11 +68,16 @@ extension LiveHub {
             return (state.current, hasView, base, preparation)
         }
         var prepared = PreparedView(current: current.cache, preparation: preparation)
-        if !hasView, let view = try? current.cache.builtView(query) ?? current.list.view(query) {
-            prepared.index = ViewIndex(view: view)
-        }
+        if !hasView { prepared.index = Self.viewIndex(of: query, at: current) }
         if let base, let index = try? ViewIndex(list: base.list, query: query) { prepared.base = (base.cache, index) }
         return prepared
+    }
+
+    /// The index of `snapshot` seen through `query`: from the snapshot's view when a page read
+    /// built it or is building it (one sort, not two), else from a view of its own, not kept
+    /// there (the index holds what it needs). Nil when the query does not fit the list.
+    static func viewIndex(of query: ListQuery, at snapshot: ListSnapshot) -> ViewIndex? {
+        (try? snapshot.cache.builtView(query) ?? snapshot.list.view(query)).map(ViewIndex.init(view:))
     }
 
     /// `PreparedView` for `request` (a live view's), made on the caller's thread: a route makes
@@ -111,14 +113,7 @@ extension LiveHub {
             else { return nil }
             state.queryViews[victim.key] = nil
         }
-        let current = state.current
-        let index: ViewIndex
-        if let prepared {
-            index = prepared
-        } else {
-            guard let view = try? current.cache.builtView(query) ?? current.list.view(query) else { return nil }
-            index = ViewIndex(view: view)
-        }
+        guard let index = prepared ?? Self.viewIndex(of: query, at: state.current) else { return nil }
         let live = LiveQueryView(index: index, lastUsed: now)
         state.queryViews[query] = live
         return live

@@ -33,10 +33,10 @@ extension LiveHub {
         var attempts = 0
         while true {
             guard let channel = channel(for: request.listID) else { return endGone(stream) }
+            // The route's preparation first; then the hub's own, twice at most.
             let prepared =
-                attempts == 0
-                ? request.prepared ?? prepareView(query, since: request.since, on: channel)
-                : attempts < 3 ? prepareView(query, since: request.since, on: channel) : PreparedView()
+                (attempts == 0 ? request.prepared : nil)
+                ?? (attempts < 3 ? prepareView(query, since: request.since, on: channel) : PreparedView())
             attempts += 1
             let outcome = channel.state.withLock { state -> Bool? in
                 publishPending(on: channel, state: &state)
@@ -148,11 +148,7 @@ extension LiveHub {
             guard let query = subscriber.query else { continue }
             wanted[query, default: []].insert(LiveQueryView.Key(view: subscriber.view, end: subscriber.viewEnd))
         }
-        // The touched rows are relative to `change.old`: at or before the views' version (a
-        // merged change may start earlier: touching more rows than needed is harmless).
-        let incremental =
-            change.touchedRowKeys != nil && (change.old.map { $0.version <= old.version } ?? false)
-            && old.document.columns == new.document.columns
+        let touchedRows = change.rowsToFollow(from: old, to: new)
         var events: [LiveViewKey: SharedBytes] = [:]
         var unfit: Set<ListQuery> = []
         for query in Array(state.queryViews.keys) {
@@ -166,14 +162,13 @@ extension LiveHub {
             }
             // Row-only writes (keyed row edits) update each window from the rows they touched.
             var rowsOnly: (update: ViewUpdate, oldPlaces: [ByteKey: (sectionKey: String, index: Int)], oldRowCount: Int)?
-            if !incremental && keys.isEmpty && !state.subscribers.values.contains(where: { $0.query == query }) {
+            if touchedRows == nil && keys.isEmpty && !state.subscribers.values.contains(where: { $0.query == query }) {
                 // A view nobody watches is not rebuilt for every whole-document write: it is
                 // built again when a subscriber comes.
                 state.queryViews[query] = nil
                 continue
             }
-            if incremental {
-                let touched = change.touchedRowKeys!
+            if let touched = touchedRows {
                 var oldPlaces: [ByteKey: (sectionKey: String, index: Int)] = [:]
                 if !keys.isEmpty && change.patch.operations.allSatisfy(\.touchesRowsOnly) {
                     for rowKey in touched { oldPlaces[ByteKey(rowKey)] = live.index.location(ofRow: rowKey) }
