@@ -68,14 +68,14 @@ struct ViewReadTurnsTests {
         }
         let first = try ViewRequest.page(snapshot, query, try pageQuery("limit=50"))
         let second = try pageQuery("limit=50&after=" + first.page.next!.encoded)
-        #expect(ViewRequest.headAnswers(snapshot, query, second))
+        let kept = try #require(try ViewRequest.keptPage(snapshot, query, second))
         let answer = try ViewRequest.answer(
-            snapshot, query, etag: "\"1\"", cheap: true, { try ViewRequest.page(snapshot, query, second) }
+            snapshot, query, etag: "\"1\"", found: kept, { try ViewRequest.page(snapshot, query, second) }
         ) { _ in Response(status: .ok) }
         #expect(answer.maker == nil && answer.validated?.etag == "\"1\"")
         let view = try list.view(query)
         #expect(try ViewRequest.page(snapshot, query, second) == view.shown(try view.page(after: first.page.next, limit: 50)))
         let past = try pageQuery("limit=50&after=" + view.cursor(atPosition: ServerDefaults.viewHeadRows - 10).encoded)
-        #expect(!ViewRequest.headAnswers(snapshot, query, past))
+        #expect(try ViewRequest.keptPage(snapshot, query, past) == nil)
     }
 }

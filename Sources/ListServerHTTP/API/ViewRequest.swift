@@ -30,40 +30,48 @@ package enum ViewRequest {
     /// (`ViewBuilds`). A reader of the first pages alone (a poll after each write) never pays
     /// for sorting every row.
     package static func page(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) throws -> ShownViewPage {
-        var head = snapshot.cache.head(query)
-        if head == nil, pageQuery.after == nil, readsCold(snapshot, query) {
-            head = try snapshot.list.viewHead(query, rows: max(pageQuery.limit + 1, ServerDefaults.viewHeadRows))
-            snapshot.cache.keep(head!, for: query)
-        }
-        if let head, let shown = try head.page(after: pageQuery.after, limit: pageQuery.limit) {
-            if head.isNearItsEnd(shown) { ViewBuilds.start(query, of: snapshot) }
-            return shown
+        if let kept = try keptPage(snapshot, query, pageQuery) { return kept }
+        if pageQuery.after == nil, readsCold(snapshot, query) {
+            let head = try snapshot.list.viewHead(query, rows: max(pageQuery.limit + 1, ServerDefaults.viewHeadRows))
+            snapshot.cache.keep(head, for: query)
+            if let shown = try page(of: head, snapshot, query, pageQuery) { return shown }
         }
         let view = try view(snapshot, query)
         return view.shown(try view.page(after: pageQuery.after, limit: pageQuery.limit))
     }
 
-    /// Whether the view's first rows kept in `snapshot`'s cache answer the page `pageQuery` asks
-    /// for (`ViewHead`): a read of a fraction of a millisecond, which needs no turn.
-    package static func headAnswers(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) -> Bool {
-        guard let head = snapshot.cache.head(query) else { return false }
-        return (try? head.page(after: pageQuery.after, limit: pageQuery.limit)) != nil
+    /// The page `pageQuery` asks for from the view's first rows kept in `snapshot`'s cache
+    /// (`ViewHead`), when they hold it: a read of a fraction of a millisecond, which needs no
+    /// turn; nil otherwise.
+    package static func keptPage(_ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery) throws -> ShownViewPage? {
+        guard let head = snapshot.cache.head(query) else { return nil }
+        return try page(of: head, snapshot, query, pageQuery)
+    }
+
+    /// The page of `head`, starting the view's build in the background once a page reaches the
+    /// second half of its rows.
+    private static func page(
+        of head: ViewHead, _ snapshot: ListSnapshot, _ query: ListQuery, _ pageQuery: ViewPageQuery
+    ) throws -> ShownViewPage? {
+        guard let shown = try head.page(after: pageQuery.after, limit: pageQuery.limit) else { return nil }
+        if head.isNearItsEnd(shown) { ViewBuilds.start(query, of: snapshot) }
+        return shown
     }
 
     /// Turns for reads of views not built yet on large lists (`ServerDefaults.maxConcurrentViewReads`).
     private static let coldReads = DispatchSemaphore(value: ServerDefaults.maxConcurrentViewReads)
 
-    /// The answer `render` makes of what `compute` finds (a view, or a page of one): made in a
-    /// turn off the connection's thread (`inTurn`) when the view is not built yet on a large list
-    /// (`readsCold`) and the read is not `cheap` (a page of the view's kept first rows:
-    /// `headAnswers`); otherwise `compute` runs now and `render` only for a request that does
-    /// not hold `etag` already.
+    /// The answer `render` makes of what `compute` finds (a view, or a page of one), or of
+    /// `found` when the caller has it already (a page of the view's kept first rows:
+    /// `keptPage`): made in a turn off the connection's thread (`inTurn`) when it must be
+    /// computed and the view is not built yet on a large list (`readsCold`); otherwise now, and
+    /// `render` only for a request that does not hold `etag` already.
     package static func answer<Found: Sendable>(
-        _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, cheap: Bool = false,
+        _ snapshot: ListSnapshot, _ query: ListQuery, etag: String, found: Found? = nil,
         _ compute: @escaping @Sendable () throws -> Found, _ render: @escaping @Sendable (Found) -> Response
     ) throws -> Response {
-        guard !cheap, readsCold(snapshot, query) else {
-            let found = try compute()
+        guard found == nil, readsCold(snapshot, query) else {
+            let found = try found ?? compute()
             return .validated(etag: etag) { render(found) }
         }
         return inTurn(snapshot, query) { render(try compute()) }

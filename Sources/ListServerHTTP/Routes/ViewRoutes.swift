@@ -37,9 +37,9 @@ package enum ViewRoutes {
         let etag = Conditional.etag(
             snapshot.version, variant: "html-" + ViewRequest.etagVariant(query) + pageQuery.variant + editLink)
         let cacheControl = context.authorization.cacheControl(request)
-        let cheap = ViewRequest.headAnswers(snapshot, query, pageQuery)
+        let kept = try ViewRequest.keptPage(snapshot, query, pageQuery)
         let find = { @Sendable in try ViewRequest.page(snapshot, query, pageQuery) }
-        return try ViewRequest.answer(snapshot, query, etag: etag, cheap: cheap, find) { shown in
+        return try ViewRequest.answer(snapshot, query, etag: etag, found: kept, find) { shown in
             let nextHref = shown.page.next.map {
                 "/lists/\(snapshot.id)?" + pageQuery.nextQuery(after: $0) + PageRoutes.keyParameter(viewKey)
             }
@@ -69,9 +69,9 @@ package enum ViewRoutes {
         let etag = Conditional.etag(snapshot.version, variant: variant)
         let cacheControl = context.authorization.cacheControl(request)
         let id = snapshot.id
-        let cheap = ViewRequest.headAnswers(snapshot, query, pageQuery)
+        let kept = try ViewRequest.keptPage(snapshot, query, pageQuery)
         let find = { @Sendable in try ViewRequest.page(snapshot, query, pageQuery) }
-        return try ViewRequest.answer(snapshot, query, etag: etag, cheap: cheap, find) { shown in
+        return try ViewRequest.answer(snapshot, query, etag: etag, found: kept, find) { shown in
             let page = shown.page
             var response: Response
             if html {
