@@ -46,15 +46,17 @@ func accessHandlerCallback(
     return keep ? .YES : .NO
 }
 
-/// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over however it ended; releases its state.
+/// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over however it ended; runs what its handler
+/// put off if its answer was never queued, and releases its state.
 func requestCompletedCallback(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ requestCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
 ) {
     guard let cls, let requestCls, let raw = requestCls.pointee else { return }
     requestCls.pointee = nil
-    Unmanaged<RequestState>.fromOpaque(raw).release()
-    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().metrics.requestEnded()
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    server.runPutOff(of: Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue())
+    server.metrics.requestEnded()
 }
 
 /// The content reader of a streaming response.

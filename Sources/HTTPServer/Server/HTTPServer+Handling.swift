@@ -65,6 +65,7 @@ extension HTTPServer {
         if state.offloaded {
             // Called again after the resume (never before: the connection was suspended).
             guard let response = state.answer.withLock({ $0.take() }) else { return true }
+            defer { runPutOff(of: state) }  // the answer goes out as this call returns
             return queue(response, connection: connection, state: state, method: String(cString: method))
         }
         if let violation = FramingViolation(code: connection.trailer(FramingViolation.field)) {

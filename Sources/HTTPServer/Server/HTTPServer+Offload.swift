@@ -13,7 +13,9 @@ import Synchronization
 /// resumed; libmicrohttpd then calls the access handler again, which queues the answer. Reads,
 /// the hot path, stay on the worker (no thread hop), unless their handler answers
 /// `Response.offThread` (a large document serialized for the first time). A connection holds
-/// one request at a time, so answers keep their order.
+/// one request at a time, so answers keep their order. What a handler put off until its answer
+/// is on its way (`AfterAnswer`: a write's publishing to live subscribers) runs once the answer
+/// is queued (`runPutOff`).
 extension HTTPServer {
     /// Where offloaded handlers run: a thread each (`HandlerThreads`), so a write that waits for
     /// its list never holds up the handlers of other lists; writes to one list are serialised
@@ -33,11 +35,23 @@ extension HTTPServer {
         handlersInFlight.enter()
         connection.suspend()
         Self.handlerQueue.async { [self] in
-            let response = make()
-            state.answer.withLock { $0 = response }
+            let (response, putOff) = AfterAnswer.collecting(make)
+            state.answer.withLock {
+                $0 = response
+                state.putOff = putOff.isEmpty ? nil : putOff
+            }
             connection.resume()
             handlersInFlight.leave()
         }
+    }
+
+    /// Runs what the handler of `state`'s request put off (quick work: it runs on the
+    /// connection's thread), once: when its answer is queued, else when the request ends (a
+    /// client gone while its write ran gets no answer, but the write's subscribers must get it).
+    func runPutOff(of state: RequestState) {
+        guard let putOff = state.putOff else { return }
+        state.putOff = nil
+        putOff.run()
     }
 
     /// `respond(to:)`, with an `offThread` answer made at once (for a caller already off the

@@ -16,6 +16,9 @@ final class RequestState: @unchecked Sendable {
     /// response, which the access handler queues when libmicrohttpd calls it again.
     var offloaded = false
     let answer = Mutex<Response?>(nil)
+    /// What the handler put off until its answer is on its way (`AfterAnswer`), set with
+    /// `answer`; read and cleared on the connection's thread (`HTTPServer.runPutOff`).
+    var putOff: AfterAnswer?
 
     /// False when the target held bytes that are not UTF-8 (`rawURI` then shows them as U+FFFD).
     let targetIsUTF8: Bool

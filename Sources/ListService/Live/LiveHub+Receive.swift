@@ -1,10 +1,13 @@
 import Dispatch
+import ServerSupport
 
 extension LiveHub {
-    /// Takes one committed change and has it published to the list's subscribers off the
-    /// caller's thread. Cheap (two short locks): the registry calls it under the list's write
-    /// lock, in version order per list, before readers can see the new version, so a
-    /// subscriber that read version V from the registry finds the hub at V or later.
+    /// Takes one committed change and has it published to the list's subscribers on the
+    /// publisher, once the writer's answer is on its way (a write's handler) or at once.
+    /// Cheap (two short locks): the registry calls it under the list's write lock, in version
+    /// order per list, before readers can see the new version, so a subscriber that read
+    /// version V from the registry finds the hub at V or later (whoever takes the channel's
+    /// lock publishes what waits first).
     package func receive(_ change: ListChange) {
         let channel = directory.withLock { directory -> LiveChannel? in
             directory.record(change)
@@ -12,9 +15,12 @@ extension LiveHub {
             return directory.channels[change.id]
         }
         guard let channel, channel.post(change, mergingBeyond: limits.maxPendingChanges) else { return }
-        publisher.async { [self] in
-            channel.state.withLock { state in publishPending(on: channel, state: &state) }
+        let drain = { @Sendable [self] in
+            publisher.async { [self] in channel.state.withLock { state in publishPending(on: channel, state: &state) } }
         }
+        // A write's publishing starts once its answer is on its way (`AfterAnswer`); anything
+        // else's (a change from another instance, a test calling the router) at once.
+        if !AfterAnswer.putOff(drain) { drain() }
     }
 
     /// Publishes every change waiting in `channel`'s inbox, oldest first. Called under the
