@@ -150,10 +150,26 @@ class Writer:
 
     def send_replace(self, row_key, row_number, note):
         body = benchlib.json.dumps(benchlib.make_row(row_key, row_number, note), separators=(",", ":")).encode()
-        head = (f"PUT /lists/{self.list_id}/rows/{row_key} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+        self.send("PUT", f"/lists/{self.list_id}/rows/{row_key}", body, "application/json")
+
+    def send(self, method, path, body, content_type):
+        """Sends one request; read its answer with `receive` (or `answer`)."""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n").encode()
         self.sock.sendall(head + body)
         self.sock.setblocking(False)
+
+    def answer(self, timeout=30):
+        """Waits for the whole answer of the request sent; returns (status, version)."""
+        selector = selectors.DefaultSelector()
+        selector.register(self.sock, selectors.EVENT_READ)
+        try:
+            while (answered := self.receive()) is None:
+                if not selector.select(timeout):
+                    raise RuntimeError(f"no answer within {timeout} s")
+            return answered
+        finally:
+            selector.close()
 
     def receive(self):
         """Returns (status, version) once the whole response is in, else None."""
@@ -179,7 +195,7 @@ class Writer:
             if name.lower() == "content-length":
                 length = int(value)
             elif name.lower() == "etag":
-                version = int(value.strip().strip('"'))
+                version = int(value.strip().removeprefix("W/").strip('"'))
         if len(self.buffer) < end + 4 + length:
             return None
         self.buffer = self.buffer[end + 4 + length:]
