@@ -26,7 +26,6 @@ import argparse
 import http.client
 import json
 import multiprocessing
-import os
 import random
 import sys
 import threading
@@ -89,7 +88,6 @@ def watch(port, queries, pipe):
     """The child process of `Watchers`: subscribes to `queries`, says "ready" once every reset
     came, then for each version it is sent, answers when the last subscriber saw its patch
     (`time.perf_counter()`: CLOCK_MONOTONIC, the same clock in every process), inf after 30 s."""
-    os.nice(int(os.environ.get("WATCH_NICE", "0")))
     subscribers = [ViewSubscriber(port, query) for query in queries]
     for subscriber in subscribers:
         subscriber.start()
