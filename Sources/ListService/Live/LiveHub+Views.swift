@@ -152,7 +152,10 @@ extension LiveHub {
         var events: [LiveViewKey: SharedBytes] = [:]
         var unfit: Set<ListQuery> = []
         for query in Array(state.queryViews.keys) {
-            var live = state.queryViews[query]!
+            // Taken out while it changes, put back at the end: a copy mutated while the
+            // dictionary still held the index copied its chunk list and every chunk it touched
+            // (thousands of retains a view, each write).
+            var live = state.queryViews.removeValue(forKey: query)!
             let keys = wanted[query] ?? []
             var before: [LiveQueryView.Key: ViewDocument] = [:]
             for key in keys {
@@ -165,7 +168,6 @@ extension LiveHub {
             if touchedRows == nil && keys.isEmpty && !state.subscribers.values.contains(where: { $0.query == query }) {
                 // A view nobody watches is not rebuilt for every whole-document write: it is
                 // built again when a subscriber comes.
-                state.queryViews[query] = nil
                 continue
             }
             if let touched = touchedRows {
@@ -182,7 +184,6 @@ extension LiveHub {
                 live.index = rebuilt
             } else {
                 unfit.insert(query)
-                state.queryViews[query] = nil
                 continue
             }
             var documents: [LiveQueryView.Key: ViewDocument] = [:]
