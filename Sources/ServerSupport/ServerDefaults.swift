@@ -69,6 +69,10 @@ public enum ServerDefaults {
     /// more), so that the pages after the first one among them are answered while the view builds.
     public static let viewHeadRows = 1_000
 
+    /// About how many bytes of heap a view's sort frees per row of its list (its rows' sort
+    /// values and orders), counted towards the next trim (`HeapTrim.afterFreeing`).
+    public static let sortBytesFreedPerRow = 32
+
     /// Most views waiting to be built in the background (one is built at a time); a view not
     /// built there is built by the read that needs it.
     public static let maxPendingViewBuilds = 8

@@ -2,7 +2,7 @@
 """A one-row write to a 1,000,000-row list with 16 live views of it (issue 23): the writer's
 answer against the same write to an identical list without views, and what the views cost.
 
-    scripts/bench/live_views.py [--rows 1000000] [--writes 60] [--views 16] [--bin PATH]
+    scripts/bench/live_views.py [--rows 1000000] [--writes 60] [--warm-up 100] [--views 16] [--bin PATH]
 
 One server (release build or --bin / $LIST_SERVER_BIN), two identical lists of ROWS rows in one
 section (a feed; 4 columns: text, number, link, text): `plain` with no subscriber, `viewed` with
@@ -184,6 +184,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--writes", type=int, default=60)
+    parser.add_argument("--warm-up", type=int, default=100,
+                        help="writes to each list before those measured (the first writes after the server "
+                             "trimmed its heap fault pages back in)")
     parser.add_argument("--views", type=int, default=16)
     parser.add_argument("--bin")
     parser.add_argument("--same-process", action="store_true",
@@ -209,14 +212,17 @@ def main():
         times = {"plain": [], "viewed": []}
         seen = {"plain": [], "viewed": []}
         lags = []
-        for write in range(args.writes):
+        for write in range(-args.warm_up, args.writes):
             row, value = rng.randrange(args.rows), rng.randrange(1_500_000)
             for list_id in (("plain", "viewed") if write % 2 == 0 else ("viewed", "plain")):
                 arrived, took, answered, version = merge_number(writers[list_id], row, value)
+                lag = watchers.last_arrival(version) - answered if list_id == "viewed" else None
+                if write < 0:
+                    continue
                 times[list_id].append(arrived)
                 seen[list_id].append(took)
-                if list_id == "viewed":
-                    lags.append(watchers.last_arrival(version) - answered)
+                if lag is not None:
+                    lags.append(lag)
         opening_lags, opening_answers, opening_took = open_view_during_writes(server, writers["viewed"], watchers, args.rows, rng)
         watchers.close()
         plain, viewed = benchlib.median(times["plain"]), benchlib.median(times["viewed"])

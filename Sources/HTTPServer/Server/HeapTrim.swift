@@ -14,9 +14,10 @@ import Synchronization
 /// after a 1,000,000-row PUT, holding each malloc arena's lock in turn).
 ///
 /// The server calls `afterRequest` once a write handler with a body is done
-/// (`HTTPServer+Handling`), whatever the route. Once the bodies since the last trim add up to
+/// (`HTTPServer+Handling`), whatever the route, and routes call `afterFreeing` after other work
+/// that frees much (a large list's view sorted). Once the bytes since the last trim add up to
 /// `burstBytes` (one large body, or a burst of small ones), a trim runs on a background queue
-/// when writes with bodies have paused for `quietNanoseconds`; if they go on, every
+/// when such work has paused for `quietNanoseconds`; if they go on, every
 /// `maxDelayNanoseconds`, and once more when they pause. A small write costs an atomic addition,
 /// an atomic store and a clock read; trims run at most once per `maxDelayNanoseconds` while
 /// writes last. A start trims once its lists are loaded (`trimNow`).
@@ -77,11 +78,18 @@ public enum HeapTrim {
     }
 
     /// Called when the handler of a request with a body of `bodyBytes` is done (answered or refused).
-    static func afterRequest(bodyBytes: Int) {
-        guard bodyBytes > 0 else { return }
+    static func afterRequest(bodyBytes: Int) { afterFreeing(bytes: bodyBytes) }
+
+    /// Called after work that left about `bytes` of heap free behind it, counted as a body's
+    /// bytes are: the sort of a large list's view off the connection's thread (its rows' sort
+    /// values and orders, freed in pieces among the pieces it keeps). Sixteen live views of a
+    /// 1,000,000-row list, sorted on other threads two at a time, left 6-7 bytes per view row
+    /// free until a trim (`live_views.py`).
+    public static func afterFreeing(bytes: Int) {
+        guard bytes > 0 else { return }
         let now = monotonicNanoseconds()
         lastWrite.store(now, ordering: .relaxed)
-        guard bytesSinceTrim.add(bodyBytes, ordering: .relaxed).newValue >= burstBytes else { return }
+        guard bytesSinceTrim.add(bytes, ordering: .relaxed).newValue >= burstBytes else { return }
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         schedule(burstBegan: now, after: quietNanoseconds)
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPServer
 import ListModel
 import ListService
 import ServerSupport
@@ -21,6 +22,7 @@ enum ViewBuilds {
         queue.async {
             defer { pending.subtract(1, ordering: .relaxed) }
             let started = monotonicNanoseconds()
+            defer { HeapTrim.afterFreeing(bytes: snapshot.list.rowCount * ServerDefaults.sortBytesFreedPerRow) }
             guard let view = try? ViewRequest.view(snapshot, query) else { return }
             let milliseconds = (monotonicNanoseconds() - started) / 1_000_000
             Log.debug(

@@ -87,7 +87,8 @@ package enum ViewRequest {
     /// `make`'s answer, made off the connection's thread (`Response.offThread`), which meanwhile
     /// serves its other connections, in one of `ServerDefaults.maxConcurrentViewReads` turns
     /// (off the workers nothing else bounds how many sort at once): 503 with `Retry-After` after
-    /// `ServerDefaults.viewBuildWaitSeconds` without one; an error thrown, as its answer.
+    /// `ServerDefaults.viewBuildWaitSeconds` without one; an error thrown, as its answer. The
+    /// heap the sort leaves free is trimmed once such work pauses (`HeapTrim.afterFreeing`).
     package static func inTurn(
         _ snapshot: ListSnapshot, _ query: ListQuery, _ make: @escaping @Sendable () throws -> Response
     ) -> Response {
@@ -98,7 +99,10 @@ package enum ViewRequest {
                     headers: ["Retry-After": "2"]
                 ).response
             }
-            defer { coldReads.signal() }
+            defer {
+                coldReads.signal()
+                HeapTrim.afterFreeing(bytes: snapshot.list.rowCount * ServerDefaults.sortBytesFreedPerRow)
+            }
             do {
                 return try make()
             } catch let error as any HTTPResponseError {
