@@ -1,6 +1,6 @@
 /// The `count` rows that come first in view order among the (non-empty) sort values offered,
 /// ordered as `ViewOrder` orders a section: by the values' first 16 bytes, then the whole
-/// values, then list order (rows are offered in list order).
+/// values, then list order (their `row`s; rows may be offered in any order).
 struct BestRows {
     private struct Entry {
         var high: UInt64
@@ -24,7 +24,6 @@ struct BestRows {
 
     mutating func offer(_ value: [UInt8], row: Int) {
         let (high, low) = value.withUnsafeBufferPointer { ViewOrder.prefix($0) }
-        // Rows come in list order: one whose value equals the worst one's comes after it.
         if let worst,
             !ViewOrder.precedes(
                 (high, low), (worst.high, worst.low), descending: descending,
@@ -32,7 +31,7 @@ struct BestRows {
                     value.withUnsafeBufferPointer { a in
                         arena.withUnsafeBufferPointer { compareBytes(a, UnsafeBufferPointer(rebasing: $0[worst.value])) }
                     }
-                }, listOrder: false)
+                }, listOrder: row < worst.row)
         {
             return
         }

@@ -95,6 +95,48 @@ import Testing
     }
 }
 
+extension ViewFirstPageTests {
+    /// Sections whose values mostly run one way (a list built by appends: times, numbers that
+    /// grow), read by a view in the other direction: read from their end in blocks, where ties,
+    /// empty values, rows a filter leaves out and values out of the run must still come out in
+    /// the built view's order.
+    @Test func sectionsRunningAgainstTheViewGiveTheViewsFirstPage() throws {
+        var generator = Generator(rng: SplitMix64(seed: 2811))
+        let columns = ViewRandomTests.columns
+        for round in 0..<100 {
+            let growing = generator.chance(2)
+            let steps = generator.pick([[0, 1, 1, 2, 5], [0, 0, 0, 1]])  // ties, and steps
+            var empties = 0
+            let sections = (0..<Int.random(in: 1...2, using: &generator.rng)).map { index in
+                let count = Int.random(in: 600...3_000, using: &generator.rng)
+                var next = 0
+                return Section(
+                    key: "s\(index)",
+                    rows: (0..<count).map { row in
+                        next += generator.pick(steps)
+                        var cells: RowCells = ["name": .text("n\(row % 7)")]
+                        if row == 0 || row == count - 1 || !generator.chance(10) {  // some empty, not the ends
+                            let value = generator.chance(30) ? Int.random(in: 0...next, using: &generator.rng) : next
+                            cells["pop"] = .number(Double(growing ? value : -value))
+                        } else {
+                            empties += 1
+                        }
+                        return Row(key: "r\(index)-\(row)", cells: cells)
+                    })
+            }
+            let list = IndexedList(document: ListDocument(title: "T", columns: columns, sections: sections))
+            var parameters = [(growing ? "sort_desc" : "sort", "pop")]
+            if generator.chance(3) { parameters.append(("filter.name", generator.pick(["ne:n3", "eq:n1"]))) }
+            let query = try ListQuery(parameters: parameters, columns: columns)
+            // Pages that end among the tied values, across blocks, and among the empty values
+            // (which come last): some of them on the page, not all.
+            let rows = try list.view(query).rowCount
+            let limit = generator.pick([1, 50, 255, 257, 300, 700, max(1, rows - empties / 2), max(1, rows - 1)])
+            try expectSame(list, query, limit: limit, "round \(round)")
+        }
+    }
+}
+
 extension IndexedList {
     /// The first page of the view of `query` as a server reads it before the view is built: from
     /// the view's first rows, one more than the page (`viewHead`).
