@@ -37,13 +37,7 @@ struct AfterAnswerTests {
             _ = AfterAnswer.putOff { job.run() }
             throw HTTPError(.conflict, "refused after the change")
         }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.threadCount = 1
-        configuration.logRequests = false
-        let server = try HTTPServer(configuration: configuration, router: router)
-        try server.start()
-        return server
+        return try HTTPServer.startedOnOneThread(router)
     }
 
     @Test func putOffWorkRunsOnceTheAnswerIsQueued() throws {

@@ -37,13 +37,7 @@ struct OffThreadTests {
                 return .text("made\n")
             }
         }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.threadCount = 1
-        configuration.logRequests = false
-        let server = try HTTPServer(configuration: configuration, router: router)
-        try server.start()
-        return server
+        return try HTTPServer.startedOnOneThread(router)
     }
 
     @Test(arguments: [("POST", "/hold", "written"), ("GET", "/large", "made")])

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,3 +114,17 @@ final class TestClient {
 }
 
 enum TestClientError: Error { case connect }
+
+extension HTTPServer {
+    /// A server of `router` on a free port with one server thread (so a held connection's
+    /// thread is the only one), not logging requests; started.
+    static func startedOnOneThread(_ router: Router) throws -> HTTPServer {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.threadCount = 1
+        configuration.logRequests = false
+        let server = try HTTPServer(configuration: configuration, router: router)
+        try server.start()
+        return server
+    }
+}
