@@ -22,17 +22,17 @@ import Synchronization
 /// an atomic store and a clock read; trims run at most once per `maxDelayNanoseconds` while
 /// writes last. A start trims once its lists are loaded (`trimNow`).
 public enum HeapTrim {
-    /// Bodies adding up to this (1 MiB) since the last trim are followed by a trim.
+    /// Bytes freed adding up to this (1 MiB) since the last trim are followed by a trim.
     static let burstBytes = 1 << 20
-    /// How long writes must pause before the trim runs (1 s).
+    /// How long work that frees heap must pause before the trim runs (1 s).
     static let quietNanoseconds: UInt64 = 1_000_000_000
     /// The longest a trim waits for the pause (10 s): a server written without pause still trims.
     static let maxDelayNanoseconds: UInt64 = 10_000_000_000
 
-    /// Body bytes since the last trim began.
+    /// Bytes freed (bodies, sorts) since the last trim began.
     private static let bytesSinceTrim = Atomic<Int>(0)
-    /// When the last write with a body was done (monotonic nanoseconds).
-    private static let lastWrite = Atomic<UInt64>(0)
+    /// When the last work that freed heap (a write with a body, a sort) was done (monotonic nanoseconds).
+    private static let lastFreeing = Atomic<UInt64>(0)
     private static let pending = Atomic<Bool>(false)
     private static let queue = DispatchQueue(label: "list-server.heap-trim", qos: .utility)
 
@@ -88,19 +88,19 @@ public enum HeapTrim {
     public static func afterFreeing(bytes: Int) {
         guard bytes > 0 else { return }
         let now = monotonicNanoseconds()
-        lastWrite.store(now, ordering: .relaxed)
+        lastFreeing.store(now, ordering: .relaxed)
         guard bytesSinceTrim.add(bytes, ordering: .relaxed).newValue >= burstBytes else { return }
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         schedule(burstBegan: now, after: quietNanoseconds)
     }
 
-    /// Runs the trim `delay` from now if writes have paused by then (or the burst is old
-    /// enough), else looks again when the pause could be over. A trim made while writes go on
-    /// is followed by another once they pause: what the last writes free is given back too.
+    /// Runs the trim `delay` from now if such work has paused by then (or the burst is old
+    /// enough), else looks again when the pause could be over. A trim made while it goes on is
+    /// followed by another once it pauses: what the last of it frees is given back too.
     private static func schedule(burstBegan: UInt64, after delay: UInt64) {
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) {
-            // Loaded before the clock is read: a write stored there ended before `now`.
-            let quietSince = lastWrite.load(ordering: .relaxed)
+            // Loaded before the clock is read: work stored there ended before `now`.
+            let quietSince = lastFreeing.load(ordering: .relaxed)
             let now = monotonicNanoseconds()
             let paused = now &- quietSince >= quietNanoseconds
             let waited = now &- burstBegan
@@ -111,7 +111,7 @@ public enum HeapTrim {
             }
             let bytes = bytesSinceTrim.exchange(0, ordering: .relaxed)
             let milliseconds = timedTrim()
-            Log.debug("heap trimmed after writes of \(bytes) bytes, in \(milliseconds) ms")
+            Log.debug("heap trimmed after work that freed about \(bytes) bytes, in \(milliseconds) ms")
             if paused {
                 pending.store(false, ordering: .releasing)
             } else {

@@ -1,5 +1,4 @@
 import Dispatch
-import HTTPServer
 import ListModel
 import ListService
 import ServerSupport
@@ -22,7 +21,7 @@ enum ViewBuilds {
         queue.async {
             defer { pending.subtract(1, ordering: .relaxed) }
             let started = monotonicNanoseconds()
-            defer { HeapTrim.afterFreeing(bytes: snapshot.list.rowCount * ServerDefaults.sortBytesFreedPerRow) }
+            defer { ViewRequest.afterSorting(snapshot) }
             guard let view = try? ViewRequest.view(snapshot, query) else { return }
             let milliseconds = (monotonicNanoseconds() - started) / 1_000_000
             Log.debug(

@@ -88,7 +88,7 @@ package enum ViewRequest {
     /// serves its other connections, in one of `ServerDefaults.maxConcurrentViewReads` turns
     /// (off the workers nothing else bounds how many sort at once): 503 with `Retry-After` after
     /// `ServerDefaults.viewBuildWaitSeconds` without one; an error thrown, as its answer. The
-    /// heap the sort leaves free is trimmed once such work pauses (`HeapTrim.afterFreeing`).
+    /// heap the sort leaves free is trimmed once such work pauses (`afterSorting`).
     package static func inTurn(
         _ snapshot: ListSnapshot, _ query: ListQuery, _ make: @escaping @Sendable () throws -> Response
     ) -> Response {
@@ -101,7 +101,7 @@ package enum ViewRequest {
             }
             defer {
                 coldReads.signal()
-                HeapTrim.afterFreeing(bytes: snapshot.list.rowCount * ServerDefaults.sortBytesFreedPerRow)
+                afterSorting(snapshot)
             }
             do {
                 return try make()
@@ -112,6 +112,12 @@ package enum ViewRequest {
                 return HTTPError(.internalServerError).response
             }
         }
+    }
+
+    /// Counts the heap a sort of `snapshot`'s rows left free towards the next trim
+    /// (`HeapTrim.afterFreeing`): after a read in a turn, and after a background build.
+    static func afterSorting(_ snapshot: ListSnapshot) {
+        HeapTrim.afterFreeing(bytes: snapshot.list.rowCount * ServerDefaults.sortBytesFreedPerRow)
     }
 
     /// The query string of `query` followed by `extra` parameters, for links ("" for none).

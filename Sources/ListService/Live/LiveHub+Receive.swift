@@ -15,12 +15,12 @@ extension LiveHub {
             return directory.channels[change.id]
         }
         guard let channel, channel.post(change, mergingBeyond: limits.maxPendingChanges) else { return }
-        let drain = { @Sendable [self] in
+        let scheduleDrain = { @Sendable [self] in
             publisher.async { [self] in channel.state.withLock { state in publishPending(on: channel, state: &state) } }
         }
         // A write's publishing starts once its answer is on its way (`AfterAnswer`); anything
         // else's (a change from another instance, a test calling the router) at once.
-        if !AfterAnswer.putOff(drain) { drain() }
+        if !AfterAnswer.putOff(scheduleDrain) { scheduleDrain() }
     }
 
     /// Publishes every change waiting in `channel`'s inbox, oldest first. Called under the
