@@ -147,6 +147,7 @@ class Writer:
         self.buffer = b""
         # The kernel's receive timestamp (ns, CLOCK_REALTIME) of the answer's last piece read.
         self.arrival_ns = None
+        self.selector = None  # made by `answer`
 
     def send_replace(self, row_key, row_number, note):
         body = benchlib.json.dumps(benchlib.make_row(row_key, row_number, note), separators=(",", ":")).encode()
@@ -161,15 +162,13 @@ class Writer:
 
     def answer(self, timeout=30):
         """Waits for the whole answer of the request sent; returns (status, version)."""
-        selector = selectors.DefaultSelector()
-        selector.register(self.sock, selectors.EVENT_READ)
-        try:
-            while (answered := self.receive()) is None:
-                if not selector.select(timeout):
-                    raise RuntimeError(f"no answer within {timeout} s")
-            return answered
-        finally:
-            selector.close()
+        if self.selector is None:  # one for the connection's life, not one per write
+            self.selector = selectors.DefaultSelector()
+            self.selector.register(self.sock, selectors.EVENT_READ)
+        while (answered := self.receive()) is None:
+            if not self.selector.select(timeout):
+                raise RuntimeError(f"no answer within {timeout} s")
+        return answered
 
     def receive(self):
         """Returns (status, version) once the whole response is in, else None."""
